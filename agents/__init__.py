@@ -1,0 +1,23 @@
+"""Agents for the cardenvs games: the Agent interface, the difficulty ladder, named
+opponents, the coach, and the arena that plays whole games.
+
+Every agent acts on what ``env.last()`` gives its player, never on the true state.
+"""
+
+from .arena import GameResult, play_game
+from .base import Agent, RandomAgent
+from .ladder import LEVELS, Advice, Coach, knowledge, levels, make_agent, opponents
+
+__all__ = [
+    "LEVELS",
+    "Advice",
+    "Agent",
+    "Coach",
+    "GameResult",
+    "RandomAgent",
+    "knowledge",
+    "levels",
+    "make_agent",
+    "opponents",
+    "play_game",
+]

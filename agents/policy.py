@@ -1,0 +1,176 @@
+"""Honest agents built on a game's View: heuristics, determinised search, and helpers.
+
+Every agent here decodes the player's own observation into the game's View
+(``Game.decode``) and decides from that alone; a search agent that needs full states
+samples them consistent with the View through the rules core (``Game.sample_state``).
+Nothing reads the true state, so swapping the cards a player cannot see cannot change
+a decision (tested).
+
+A game plugs in with a :class:`Knowledge` subclass: scores of legal actions for a View
+(the heuristic levels), a reason in words for a move (the coach), and a value of a
+full state for one seat (to cut search rollouts short).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+import cardenvs
+from cardenvs.core.game import Game
+
+from .base import Agent, Observation
+
+
+@lru_cache(maxsize=64)
+def _game(env_name: str, num_players: int, options_key: tuple[tuple[str, Any], ...]) -> Game[Any, Any]:
+    return cardenvs.game_class(env_name)(num_players, **dict(options_key))
+
+
+def game_for_view(env_name: str, view: Any) -> Game[Any, Any]:
+    """The rules object for the table a View comes from (seat count and options)."""
+    opts = getattr(view, "options", None) or {}
+    return _game(env_name, int(view.num_players), tuple(sorted(opts.items())))
+
+
+class Knowledge(ABC):
+    """A game's strategic knowledge, shared by its heuristic levels and the coach."""
+
+    env_name: str
+
+    @abstractmethod
+    def scores(self, game: Game[Any, Any], view: Any, legal: list[int], level: int) -> np.ndarray:
+        """A score per legal action (higher is better) at heuristic depth ``level``.
+
+        ``level`` 1 is the greedy heuristic, 2 the planning one (card counting, dead
+        ranks, blocking...).  Only ``view`` may be used, never a full state.
+        """
+
+    @abstractmethod
+    def reason(self, game: Game[Any, Any], view: Any, action: int) -> str:
+        """A short reason a player understands for playing ``action`` in ``view``."""
+
+    @abstractmethod
+    def evaluate(self, game: Game[Any, Any], state: Any, player: int) -> float:
+        """Value in [-1, 1] of a (sampled) full state for ``player``, to end rollouts early."""
+
+    def rollout_action(self, game: Game[Any, Any], state: Any, rng: np.random.Generator) -> int:
+        """The move of the player to move inside a search rollout (greedy on their view)."""
+        p = game.current_player(state)
+        legal = game.legal_actions(state)
+        if len(legal) == 1:
+            return legal[0]
+        sc = self.scores(game, game.view(state, p), legal, 1)
+        return legal[_argmax_random(sc, rng)]
+
+
+def _argmax_random(scores: np.ndarray, rng: np.random.Generator) -> int:
+    """Index of the best score, ties broken by ``rng``."""
+    best = np.flatnonzero(scores >= scores.max() - 1e-9)
+    return int(best[0] if best.size == 1 else best[rng.integers(best.size)])
+
+
+class HeuristicAgent(Agent):
+    """Plays the best-scoring legal move of a :class:`Knowledge` at a given depth."""
+
+    def __init__(self, knowledge: Knowledge, level: int, seed: int | None = None, name: str | None = None) -> None:
+        super().__init__(seed, name)
+        self.knowledge = knowledge
+        self.level = level
+        self._decode = cardenvs.game_class(knowledge.env_name).decode
+
+    def evaluate_actions(self, observation: Observation) -> tuple[Game[Any, Any], Any, list[int], np.ndarray]:
+        """(game, view, legal actions, their scores) for an observation."""
+        view = self._decode(observation["observation"])
+        game = game_for_view(self.knowledge.env_name, view)
+        legal = np.flatnonzero(observation["action_mask"]).tolist()
+        if not legal:
+            raise ValueError("the action mask has no legal action: this player is not to move")
+        return game, view, legal, np.asarray(self.knowledge.scores(game, view, legal, self.level), float)
+
+    def act(self, observation: Observation) -> int:
+        _, _, legal, scores = self.evaluate_actions(observation)
+        return legal[_argmax_random(scores, self.rng)]
+
+
+class SearchAgent(Agent):
+    """Determinised Monte-Carlo search (perfect-information sampling, flat UCB).
+
+    For each decision it samples full states consistent with the player's View through
+    the rules core, tries the most promising candidate moves (by the planning
+    heuristic), plays each sample out with the greedy heuristic for up to ``depth``
+    moves and scores the end with ``Knowledge.evaluate``.  ``simulations`` (not wall
+    time) is the budget, so a seeded agent is deterministic.
+    """
+
+    def __init__(
+        self,
+        knowledge: Knowledge,
+        simulations: int = 48,
+        depth: int = 24,
+        max_candidates: int = 6,
+        seed: int | None = None,
+        name: str | None = None,
+    ) -> None:
+        super().__init__(seed, name)
+        self.knowledge = knowledge
+        self.simulations = simulations
+        self.depth = depth
+        self.max_candidates = max_candidates
+        self._decode = cardenvs.game_class(knowledge.env_name).decode
+
+    def evaluate_actions(self, observation: Observation) -> tuple[Game[Any, Any], Any, list[int], np.ndarray]:
+        """(game, view, legal actions, estimated values); unsearched moves get -inf."""
+        view = self._decode(observation["observation"])
+        game = game_for_view(self.knowledge.env_name, view)
+        legal = np.flatnonzero(observation["action_mask"]).tolist()
+        if not legal:
+            raise ValueError("the action mask has no legal action: this player is not to move")
+        prior = np.asarray(self.knowledge.scores(game, view, legal, 2), float)
+        values = np.full(len(legal), -np.inf)
+        if len(legal) == 1:
+            values[0] = 0.0
+            return game, view, legal, values
+        order = np.argsort(-prior, kind="stable")[: self.max_candidates]
+        me = _seat_of(view)
+        totals = np.zeros(len(order))
+        counts = np.zeros(len(order))
+        rng = self.rng
+        for sim in range(self.simulations):
+            if sim < len(order):
+                k = sim
+            else:  # UCB1 over the candidates
+                mean = totals / counts
+                k = int(np.argmax(mean + 0.7 * np.sqrt(np.log(sim + 1) / counts)))
+            state = game.sample_state(view, rng)
+            game.apply(state, legal[order[k]], rng)
+            totals[k] += self._rollout(game, state, me, rng)
+            counts[k] += 1
+        values[order] = totals / np.maximum(counts, 1)
+        # keep the heuristic order among equal estimates
+        values[order] += 1e-6 * (len(order) - np.arange(len(order)))
+        return game, view, legal, values
+
+    def _rollout(self, game: Game[Any, Any], state: Any, me: int, rng: np.random.Generator) -> float:
+        know = self.knowledge
+        for _ in range(self.depth):
+            if game.is_terminal(state) or game.is_truncated(state):
+                break
+            game.apply(state, know.rollout_action(game, state, rng), rng)
+        if game.is_terminal(state):
+            return float(game.returns(state)[me])
+        return know.evaluate(game, state, me)
+
+    def act(self, observation: Observation) -> int:
+        _, _, legal, values = self.evaluate_actions(observation)
+        return legal[int(np.argmax(values))]
+
+
+def _seat_of(view: Any) -> int:
+    for attr in ("player", "seat", "me"):
+        if hasattr(view, attr):
+            return int(getattr(view, attr))
+    raise AttributeError(f"{type(view).__name__} has no seat attribute (player/seat/me)")

@@ -1,0 +1,258 @@
+"""Tournaments between ladder levels: seeded games, rotated seats, win rates and ratings.
+
+Games are played on the rules core directly (each agent gets exactly the observation
+dict ``env.last()`` would give it), in parallel over processes, with a progress bar.
+
+* Win rates: a game's score for a player is 1 for a sole win, ``1/k`` for a win shared
+  by ``k``, else 0. Pairwise win rates (two-player games) come with 95% Wilson
+  intervals from ``scipy.stats.binomtest``.
+* Ratings: ``openskill``'s Plackett-Luce model over every game's finishing order,
+  reported as ``mu ± 2 sigma`` and the conservative ordinal ``mu - 3 sigma``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+import cardenvs
+
+
+@dataclass(frozen=True)
+class Match:
+    """One game to play: levels by seat and the seed of the deal and agents."""
+
+    env_name: str
+    seats: tuple[str, ...]
+    seed: int
+    options: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass
+class MatchResult:
+    match: Match
+    rewards: list[float]
+    steps: int
+    truncated: bool
+
+
+def play_match(match: Match) -> MatchResult:
+    """Play one game between the seated levels (deterministic for a seed)."""
+    from .ladder import make_agent
+
+    game = cardenvs.game_class(match.env_name)(len(match.seats), **dict(match.options))
+    rng = np.random.default_rng(match.seed)
+    agents = [make_agent(match.env_name, lvl, seed=match.seed * 31 + i) for i, lvl in enumerate(match.seats)]
+    state = game.new_state(rng)
+    steps = 0
+    while not game.is_terminal(state) and not game.is_truncated(state):
+        p = game.current_player(state)
+        obs = {"observation": game.observe(state, p), "action_mask": game.legal_mask(state)}
+        game.apply(state, agents[p].act(obs), rng)
+        steps += 1
+    rewards = [float(r) for r in game.returns(state)] if game.is_terminal(state) else [0.0] * len(match.seats)
+    return MatchResult(match, rewards, steps, not game.is_terminal(state))
+
+
+def schedule(env_name: str, levels: Sequence[str], players: int, games: int, seed: int = 0,
+             **options: Any) -> list[Match]:
+    """Seeded matches with seats rotated.
+
+    Two players: every pair of levels plays ``games`` games, alternating who sits first
+    on the same deals. More players: ``games`` games per seating of every combination
+    of ``players`` distinct levels (or with repeats when there are fewer levels), each
+    deal played once per rotation of the seats.
+    """
+    opts = tuple(sorted(options.items()))
+    out: list[Match] = []
+    if players == 2:
+        for a, b in itertools.combinations(levels, 2):
+            for g in range(games):
+                deal = seed + g // 2
+                out.append(Match(env_name, (a, b) if g % 2 == 0 else (b, a), deal, opts))
+        return out
+    if len(levels) >= players:
+        groups = list(itertools.combinations(levels, players))
+    else:
+        groups = [tuple(itertools.islice(itertools.cycle(levels), players))]
+    for group in groups:
+        for g in range(games):
+            rot = g % players
+            seats = tuple(group[(i + rot) % players] for i in range(players))
+            out.append(Match(env_name, seats, seed + g // players, opts))
+    return out
+
+
+def run_matches(matches: Sequence[Match], workers: int = 1, progress: bool = True) -> list[MatchResult]:
+    """Play every match, in ``workers`` processes, with a progress bar."""
+    try:
+        from tqdm import tqdm
+    except ImportError:  # pragma: no cover
+        progress = False
+    if workers <= 1:
+        it = map(play_match, matches)
+        if progress:
+            it = tqdm(it, total=len(matches), desc="games", unit="game")
+        return list(it)
+    with ProcessPoolExecutor(workers) as pool:
+        it = pool.map(play_match, matches, chunksize=max(1, len(matches) // (workers * 16)))
+        if progress:
+            it = tqdm(it, total=len(matches), desc="games", unit="game")
+        return list(it)
+
+
+def _scores(rewards: Sequence[float]) -> list[float]:
+    best = max(rewards)
+    winners = [i for i, r in enumerate(rewards) if r == best]
+    return [1.0 / len(winners) if i in winners else 0.0 for i in range(len(rewards))]
+
+
+@dataclass
+class Report:
+    """Win rates, intervals and ratings of a tournament."""
+
+    env_name: str
+    players: int
+    levels: list[str]
+    games: int
+    #: pairwise [row, col] -> (score of row against col, games, low, high) for 2 players
+    pairwise: dict[tuple[str, str], tuple[float, int, float, float]] = field(default_factory=dict)
+    #: per level: (mean score, games, low, high, mean reward)
+    overall: dict[str, tuple[float, int, float, float, float]] = field(default_factory=dict)
+    #: per level: (mu, sigma, ordinal)
+    ratings: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+    truncated: int = 0
+
+    def markdown(self) -> str:
+        """The report as markdown tables."""
+        lines = [f"### {self.env_name}, {self.players} players, {self.games} games"]
+        if self.truncated:
+            lines.append(f"({self.truncated} games truncated by the turn cap count as no result)")
+        if self.pairwise:
+            lines += ["", "Win rate of the row level against the column level (95% Wilson interval):", "",
+                      "| vs | " + " | ".join(self.levels) + " |",
+                      "|---|" + "---:|" * len(self.levels)]
+            for a in self.levels:
+                cells = []
+                for b in self.levels:
+                    if a == b or (a, b) not in self.pairwise:
+                        cells.append("")
+                        continue
+                    p, n, lo, hi = self.pairwise[(a, b)]
+                    cells.append(f"{100 * p:.0f}% [{100 * lo:.0f}, {100 * hi:.0f}] (n={n})")
+                lines.append(f"| **{a}** | " + " | ".join(cells) + " |")
+        lines += ["", "| level | win share | 95% interval | games | mean reward | rating mu ± 2σ | ordinal |",
+                  "|---|---:|---:|---:|---:|---:|---:|"]
+        for lvl in self.levels:
+            p, n, lo, hi, mr = self.overall[lvl]
+            mu, sigma, ordinal = self.ratings[lvl]
+            lines.append(f"| {lvl} | {100 * p:.1f}% | [{100 * lo:.1f}, {100 * hi:.1f}] | {n} | {mr:+.3f} | "
+                         f"{mu:.1f} ± {2 * sigma:.1f} | {ordinal:.1f} |")
+        return "\n".join(lines)
+
+    def plot(self, path: str) -> None:
+        """Save a PNG: the win-rate matrix (two players) and the ratings with intervals."""
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        two = bool(self.pairwise)
+        fig, axes = plt.subplots(1, 2 if two else 1, figsize=(11 if two else 6, 4.5))
+        axes = np.atleast_1d(axes)
+        ax = axes[-1]
+        mus = [self.ratings[lvl][0] for lvl in self.levels]
+        errs = [2 * self.ratings[lvl][1] for lvl in self.levels]
+        ax.barh(self.levels, mus, xerr=errs, color="tab:blue", alpha=0.8, capsize=4)
+        ax.set_xlabel("openskill rating (mu ± 2 sigma)")
+        ax.set_title("ratings")
+        if two:
+            m = np.full((len(self.levels), len(self.levels)), np.nan)
+            for i, a in enumerate(self.levels):
+                for j, b in enumerate(self.levels):
+                    if (a, b) in self.pairwise:
+                        m[i, j] = self.pairwise[(a, b)][0]
+            ax0 = axes[0]
+            im = ax0.imshow(m, vmin=0, vmax=1, cmap="RdYlGn")
+            ax0.set_xticks(range(len(self.levels)), self.levels, rotation=30)
+            ax0.set_yticks(range(len(self.levels)), self.levels)
+            for i in range(len(self.levels)):
+                for j in range(len(self.levels)):
+                    if not math.isnan(m[i, j]):
+                        ax0.text(j, i, f"{100 * m[i, j]:.0f}%", ha="center", va="center", fontsize=9)
+            ax0.set_title("win rate, row vs column")
+            fig.colorbar(im, ax=ax0, fraction=0.046)
+        fig.suptitle(f"{self.env_name}, {self.players} players, {self.games} games")
+        fig.tight_layout()
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+
+
+def _wilson(successes: float, n: int) -> tuple[float, float]:
+    from scipy.stats import binomtest
+
+    if n == 0:
+        return 0.0, 1.0
+    ci = binomtest(int(round(successes)), n).proportion_ci(confidence_level=0.95, method="wilson")
+    return float(ci.low), float(ci.high)
+
+
+def analyse(results: Sequence[MatchResult], levels: Sequence[str]) -> Report:
+    """Win rates with intervals and openskill ratings from played matches."""
+    from openskill.models import PlackettLuce
+
+    first = results[0].match
+    players = len(first.seats)
+    rep = Report(first.env_name, players, list(levels), len(results))
+    model = PlackettLuce()
+    rating = {lvl: model.rating(name=lvl) for lvl in levels}
+    pair: dict[tuple[str, str], list[float]] = {}
+    score_sum = dict.fromkeys(levels, 0.0)
+    reward_sum = dict.fromkeys(levels, 0.0)
+    count = dict.fromkeys(levels, 0)
+    for res in results:
+        if res.truncated:
+            rep.truncated += 1
+            continue
+        seats = res.match.seats
+        sc = _scores(res.rewards)
+        for i, lvl in enumerate(seats):
+            score_sum[lvl] += sc[i]
+            reward_sum[lvl] += res.rewards[i]
+            count[lvl] += 1
+        if players == 2:
+            a, b = seats
+            pair.setdefault((a, b), []).append(sc[0])
+            pair.setdefault((b, a), []).append(sc[1])
+        distinct = len(set(seats)) == len(seats)
+        if distinct:
+            ranks = [-r for r in res.rewards]
+            teams = model.rate([[rating[lvl]] for lvl in seats], ranks=ranks)
+            for lvl, team in zip(seats, teams):
+                rating[lvl] = team[0]
+    for key, vals in pair.items():
+        n = len(vals)
+        p = sum(vals) / n
+        lo, hi = _wilson(sum(vals), n)
+        rep.pairwise[key] = (p, n, lo, hi)
+    for lvl in levels:
+        n = count[lvl]
+        p = score_sum[lvl] / n if n else 0.0
+        lo, hi = _wilson(score_sum[lvl], n)
+        rep.overall[lvl] = (p, n, lo, hi, reward_sum[lvl] / n if n else 0.0)
+        r = rating[lvl]
+        rep.ratings[lvl] = (float(r.mu), float(r.sigma), float(r.ordinal()))
+    return rep
+
+
+def tournament(env_name: str, levels: Sequence[str], players: int = 2, games: int = 100, seed: int = 0,
+               workers: int = 1, progress: bool = True, **options: Any) -> Report:
+    """Schedule, play and analyse a tournament in one call."""
+    matches = schedule(env_name, levels, players, games, seed, **options)
+    return analyse(run_matches(matches, workers, progress), levels)

@@ -1,0 +1,218 @@
+"""One generic PettingZoo AEC environment for every :class:`~cardenvs.core.game.Game`.
+
+The environment only seats players, keeps PettingZoo's bookkeeping (rewards,
+terminations, infos, agent selection) and caches the observation and mask of the
+current state; every rule question goes to the game.  A game module defines::
+
+    class raw_env(CardGameEnv):
+        game_class = LineGame
+        metadata = {"render_modes": ["human", "ansi"], "name": "line_v0",
+                    "is_parallelizable": False, "render_fps": 1}
+
+    env = wrapped_env_fn(raw_env)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .game import Game, IllegalActionError, OptionError
+
+
+class CardGameEnv(AECEnv):
+    """PettingZoo AEC environment driven by a :class:`Game` (set ``game_class``).
+
+    Construction options: ``render_mode`` (``None``, ``"ansi"``, ``"human"``),
+    ``render_viewer`` (a seat whose view is rendered; ``None`` shows every hand),
+    ``num_players`` and the game's own options (see ``game_class.OPTIONS``).
+
+    ``reset(seed=..., options={"state": <RULES.md JSON>})`` starts from a position.
+    Stepping an illegal action raises ``ValueError`` and changes nothing; wrap with
+    :func:`cardenvs.core.wrappers.terminate_illegal` for PettingZoo's penalty policy.
+    """
+
+    game_class: ClassVar[type[Game[Any, Any]]]
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "name": "card_game"}
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        num_players: int | None = None,
+        render_viewer: int | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__()
+        modes = self.metadata["render_modes"]
+        if render_mode is not None and render_mode not in modes:
+            raise OptionError(
+                f"render_mode={render_mode!r} is not supported; use None or one of {modes}"
+            )
+        self.game: Game[Any, Any] = self.game_class(num_players, **options)
+        n = self.game.num_players
+        if render_viewer is not None and render_viewer not in range(n):
+            raise OptionError(f"render_viewer must be None or a seat 0..{n - 1}, got {render_viewer!r}")
+        self.render_mode = render_mode
+        self.render_viewer = render_viewer
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        size = self.game.observation_size()
+        obs_space = gymnasium.spaces.Dict(
+            {
+                "observation": gymnasium.spaces.Box(
+            self.game.OBS_LOW, self.game.OBS_HIGH, (size,), np.float32
+        ),
+                "action_mask": gymnasium.spaces.Box(0, 1, (self.game.num_actions,), np.int8),
+            }
+        )
+        act_space = gymnasium.spaces.Discrete(self.game.num_actions)
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: act_space for a in self.possible_agents}
+        self._np_random: np.random.Generator | None = None
+        self.state: Any = None
+        self._version = 0
+        self._obs_cache: dict[int, np.ndarray] = {}
+        self._mask_cache: tuple[int, np.ndarray] | None = None
+        self._zero_mask = np.zeros(self.game.num_actions, dtype=np.int8)
+
+    # ---------------------------------------------------------------- spaces
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.action_spaces[agent]
+
+    # ----------------------------------------------------------------- reset
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new game (seeded by ``seed``) or load ``options["state"]``.
+
+        Other keys of ``options`` are ignored (PettingZoo's API test passes its own).
+        """
+        if seed is not None or self._np_random is None:
+            self._np_random = np.random.default_rng(seed)
+        if options and options.get("state") is not None:
+            state = self.game.from_json(options["state"])
+        else:
+            state = self.game.new_state(self._np_random)
+        self.state = state
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._skip_agent_selection = None
+        self.agent_selection = None  # set by _after_change
+        self._after_change()
+
+    # ------------------------------------------------------------------ step
+    def step(self, action: Any) -> None:
+        """Apply the selected agent's ``action`` (``None`` for a finished agent)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise IllegalActionError(
+                f"{agent} must act: None is only for agents whose game has ended"
+            )
+        game = self.game
+        a = game.check_action(self.state, action)  # raises before any change
+        game.apply(self.state, a, self._np_random)
+        self._cumulative_rewards[agent] = 0.0
+        self._after_change()
+        if self.render_mode == "human":
+            self.render()
+
+    def _after_change(self) -> None:
+        """Refresh caches, the agent to move, and the end-of-game bookkeeping."""
+        self._version += 1
+        self._obs_cache.clear()
+        self._mask_cache = None
+        game, state = self.game, self.state
+        infos = game.infos(state)
+        for i, a in enumerate(self.possible_agents):
+            if a in self.infos:
+                self.infos[a] = infos[i]
+        terminal = game.is_terminal(state)
+        truncated = not terminal and game.is_truncated(state)
+        if terminal or truncated:
+            ret = game.returns(state) if terminal else [0.0] * game.num_players
+            for i, a in enumerate(self.possible_agents):
+                if a in self.agents:
+                    self.rewards[a] = float(ret[i])
+                    self.terminations[a] = terminal
+                    self.truncations[a] = truncated
+            self._accumulate_rewards()
+            # the player who made the last move steps None first, then the others
+            if self.agents and getattr(self, "agent_selection", None) not in self.agents:
+                self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = self.possible_agents[game.current_player(state)]
+            for a in self.rewards:
+                self.rewards[a] = 0.0
+
+    # ----------------------------------------------------------- observation
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``{"observation", "action_mask"}`` of ``agent``, built from its own view only."""
+        seat = self._seat[agent]
+        obs = self._obs_cache.get(seat)
+        if obs is None:
+            obs = self.game.observe(self.state, seat)
+            self._obs_cache[seat] = obs
+        return {"observation": obs.copy(), "action_mask": self._mask_for(agent)}
+
+    def _mask_for(self, agent: str) -> np.ndarray:
+        if agent != self.agent_selection or self.terminations.get(agent) or self.truncations.get(agent):
+            return self._zero_mask.copy()
+        if self._mask_cache is None or self._mask_cache[0] != self._version:
+            self._mask_cache = (self._version, self.game.legal_mask(self.state))
+        return self._mask_cache[1].copy()
+
+    # --------------------------------------------------------------- helpers
+    def legal_actions(self) -> list[int]:
+        """Legal action ids of the agent to move."""
+        return self.game.legal_actions(self.state)
+
+    def action_to_str(self, action: int) -> str:
+        """RULES.md move text of an action id."""
+        return self.game.action_to_str(int(action))
+
+    def str_to_action(self, text: str) -> int:
+        """Action id of RULES.md move text (``ValueError`` if malformed)."""
+        return self.game.str_to_action(text)
+
+    def state_json(self) -> dict[str, Any]:
+        """The current position in RULES.md's JSON schema."""
+        return self.game.to_json(self.state)
+
+    def render(self) -> str | None:
+        """Text of the table (``ansi`` returns it, ``human`` prints it)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
+            return None
+        if self.state is None:
+            raise RuntimeError("call reset() before render()")
+        text = self.game.render(self.state, self.render_viewer)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def wrapped_env_fn(raw: Callable[..., CardGameEnv]) -> Callable[..., AECEnv]:
+    """The PettingZoo ``env()`` of a game: ``raw_env`` with order enforcement."""
+
+    def env(**kwargs: Any) -> AECEnv:
+        return wrappers.OrderEnforcingWrapper(raw(**kwargs))
+
+    env.__doc__ = f"The {raw.metadata.get('name')} environment (PettingZoo AEC), order-enforced."
+    return env

@@ -1,0 +1,297 @@
+"""The ``Game`` protocol: one legality core per game, shared by every face of it.
+
+A :class:`Game` instance is a game's rules under fixed options (seat count included).
+It owns everything that answers "what may be done now": the legal actions, applying
+an action, the result, the information set of each player (:meth:`Game.view`), its
+numpy encoding, the move notation and the JSON state schema of ``RULES.md``.
+
+The generic PettingZoo environment (:mod:`cardenvs.core.env`), the agents, the coach,
+the command line and the tests only ever call these methods, so no rule is written
+twice.  The shape follows OpenSpiel's Game/State split: a ``Game`` is stateless, a
+state is a plain mutable object the game creates, copies and advances.
+
+Conventions every game keeps:
+
+* Actions are ints ``0 .. num_actions-1`` of one flat ``Discrete`` space whose meaning
+  does not depend on the state (``action_to_str`` needs no state).
+* :meth:`Game.legal_actions` is sorted ascending and never empty while the game runs.
+* :meth:`Game.apply` checks legality first and raises :class:`IllegalActionError`
+  *before* touching the state, so a refused call leaves the state exactly as it was.
+* Randomness after the deal (reshuffles) comes only from the ``rng`` passed in.
+* ``observation_size`` and the layout do not depend on options or seat count, and the
+  observation carries the seat count and options, so :meth:`Game.decode` is a class
+  method: an agent can read any observation of the game without knowing the table.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
+
+import numpy as np
+
+S = TypeVar("S")  # the game's full state
+V = TypeVar("V")  # the game's per-player view (information set)
+
+
+class IllegalActionError(ValueError):
+    """An action id that the rules do not allow in the current state."""
+
+
+class NotationError(ValueError):
+    """A move string that is malformed or names no action of the game."""
+
+
+class InvalidStateError(ValueError):
+    """A state (for example read from JSON) that breaks the rules' invariants."""
+
+
+class OptionError(ValueError):
+    """An unknown option or an option value outside the allowed set."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One configuration option of a game: its default, allowed values and meaning."""
+
+    default: Any
+    #: the allowed values, or a ``range`` of allowed ints
+    allowed: tuple[Any, ...] | range
+    doc: str
+
+    def accepts(self, value: Any) -> bool:
+        """Whether ``value`` is one of the allowed values."""
+        if isinstance(self.allowed, range):
+            return (
+                isinstance(value, (int, np.integer))
+                and not isinstance(value, bool)
+                and int(value) in self.allowed
+            )
+        return any(_same_value(value, a) for a in self.allowed)
+
+    def allowed_text(self) -> str:
+        """The allowed values in words, for error messages and docs."""
+        if isinstance(self.allowed, range):
+            return f"an int in {self.allowed.start}..{self.allowed.stop - 1}"
+        return ", ".join(repr(a) for a in self.allowed)
+
+
+@dataclass(frozen=True)
+class ObsField:
+    """A named slice ``[start, start+size)`` of the flat observation vector."""
+
+    name: str
+    start: int
+    size: int
+    description: str
+
+    @property
+    def stop(self) -> int:
+        return self.start + self.size
+
+
+def layout(fields: Sequence[tuple[str, int, str]]) -> tuple[ObsField, ...]:
+    """Build consecutive :class:`ObsField` slices from ``(name, size, description)``."""
+    out, start = [], 0
+    for name, size, desc in fields:
+        out.append(ObsField(name, start, size, desc))
+        start += size
+    return tuple(out)
+
+
+class Game(ABC, Generic[S, V]):
+    """A game's rules under fixed options. Subclasses fill in the class variables."""
+
+    #: short game name used in JSON (``"line"``)
+    name: ClassVar[str]
+    #: versioned environment name (``"line_v0"``)
+    env_name: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    default_players: ClassVar[int] = 2
+    #: the game's options (``num_players`` is separate)
+    OPTIONS: ClassVar[dict[str, Option]] = {}
+    #: size of the flat action space
+    num_actions: ClassVar[int]
+    #: the observation layout, shared by all options and seat counts
+    OBS_FIELDS: ClassVar[tuple[ObsField, ...]]
+    #: bounds of every observation entry (the Box of the observation space)
+    OBS_LOW: ClassVar[float] = -1000.0
+    OBS_HIGH: ClassVar[float] = 1000.0
+
+    def __init__(self, num_players: int | None = None, **options: Any) -> None:
+        if num_players is None:
+            num_players = self.default_players
+        if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)):
+            raise OptionError(
+                f"num_players must be an int in {self.min_players}..{self.max_players}, "
+                f"got {num_players!r}"
+            )
+        if not self.min_players <= int(num_players) <= self.max_players:
+            raise OptionError(
+                f"{self.name}: num_players must be {self.min_players}..{self.max_players}, "
+                f"got {num_players}"
+            )
+        self.num_players: int = int(num_players)
+        unknown = sorted(set(options) - set(self.OPTIONS))
+        if unknown:
+            raise OptionError(
+                f"{self.name}: unknown option(s) {', '.join(unknown)}; the options are "
+                f"num_players, {', '.join(self.OPTIONS) or '(none)'}"
+            )
+        opts = {k: o.default for k, o in self.OPTIONS.items()}
+        opts.update(options)
+        for k, v in opts.items():
+            if not self.OPTIONS[k].accepts(v):
+                raise OptionError(
+                    f"{self.name}: option {k}={v!r} is not allowed; allowed: "
+                    f"{self.OPTIONS[k].allowed_text()}"
+                )
+            if isinstance(v, np.integer):
+                opts[k] = int(v)
+        self.options: dict[str, Any] = opts
+        self.validate_options()
+
+    def validate_options(self) -> None:
+        """Check combinations of options; raise :class:`OptionError` when refused."""
+
+    # ------------------------------------------------------------------ the rules
+    @abstractmethod
+    def new_state(self, rng: np.random.Generator) -> S:
+        """Shuffle and deal a fresh game with ``rng``."""
+
+    @abstractmethod
+    def clone(self, state: S) -> S:
+        """An independent copy of ``state`` (cheap: for search and legality probing)."""
+
+    @abstractmethod
+    def current_player(self, state: S) -> int:
+        """Seat to move, or ``-1`` when the game is over."""
+
+    @abstractmethod
+    def is_terminal(self, state: S) -> bool:
+        """Whether the game has ended (by the rules)."""
+
+    def is_truncated(self, state: S) -> bool:
+        """Whether the game was cut off by a cap rather than ended by the rules."""
+        return False
+
+    @abstractmethod
+    def legal_actions(self, state: S) -> list[int]:
+        """The legal action ids of the player to move, ascending; ``[]`` when over."""
+
+    def legal_mask(self, state: S) -> np.ndarray:
+        """int8 mask of :meth:`legal_actions` over the whole action space."""
+        mask = np.zeros(self.num_actions, dtype=np.int8)
+        acts = self.legal_actions(state)
+        if acts:
+            mask[acts] = 1
+        return mask
+
+    @abstractmethod
+    def apply(self, state: S, action: int, rng: np.random.Generator | None = None) -> None:
+        """Advance ``state`` by ``action``; raise :class:`IllegalActionError` first if illegal."""
+
+    @abstractmethod
+    def returns(self, state: S) -> list[float]:
+        """Final reward of each seat (zeros while the game runs)."""
+
+    def infos(self, state: S) -> list[dict[str, Any]]:
+        """Per-seat info dicts after the latest step (results, totals at the end)."""
+        return [{} for _ in range(self.num_players)]
+
+    # ----------------------------------------------------------- information sets
+    @abstractmethod
+    def view(self, state: S, player: int) -> V:
+        """What ``player`` may know of ``state``: their information set."""
+
+    @classmethod
+    @abstractmethod
+    def encode(cls, view: V) -> np.ndarray:
+        """The float32 observation vector of a view (layout: :attr:`OBS_FIELDS`)."""
+
+    @classmethod
+    @abstractmethod
+    def decode(cls, observation: np.ndarray) -> V:
+        """The view an observation encodes (inverse of :meth:`encode`)."""
+
+    def observe(self, state: S, player: int) -> np.ndarray:
+        """``encode(view(state, player))``; games may override with a faster equal path."""
+        return self.encode(self.view(state, player))
+
+    @abstractmethod
+    def sample_state(self, view: V, rng: np.random.Generator) -> S:
+        """A full state consistent with ``view`` (determinisation for search and tests)."""
+
+    @classmethod
+    def observation_size(cls) -> int:
+        """Length of the flat observation vector."""
+        last = cls.OBS_FIELDS[-1]
+        return last.start + last.size
+
+    # ------------------------------------------------------------------- notation
+    @abstractmethod
+    def action_to_str(self, action: int) -> str:
+        """RULES.md move text of an action id."""
+
+    @abstractmethod
+    def str_to_action(self, text: str) -> int:
+        """Action id of RULES.md move text; :class:`NotationError` if malformed."""
+
+    @abstractmethod
+    def to_json(self, state: S) -> dict[str, Any]:
+        """The state in RULES.md's JSON schema."""
+
+    @abstractmethod
+    def from_json(self, obj: dict[str, Any]) -> S:
+        """Read and validate a RULES.md JSON state; :class:`InvalidStateError` if bad."""
+
+    @abstractmethod
+    def render(self, state: S, viewer: int | None = None) -> str:
+        """Text picture of the table; ``viewer=None`` shows every hand."""
+
+    # ---------------------------------------------------------------- conveniences
+    def describe_action(self, action: int) -> str:
+        """Move text for error messages, tolerant of out-of-range ids."""
+        try:
+            return self.action_to_str(int(action))
+        except (ValueError, IndexError):
+            return "<no such action>"
+
+    def check_action(self, state: S, action: Any) -> int:
+        """Validate ``action`` for ``state``; return it as int or raise a clear error."""
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise IllegalActionError(
+                f"an action must be an int in 0..{self.num_actions - 1}, got {action!r}"
+            )
+        a = int(action)
+        if not 0 <= a < self.num_actions:
+            raise IllegalActionError(
+                f"action {a} is out of range: the action space is 0..{self.num_actions - 1}"
+            )
+        legal = self.legal_actions(state)
+        if a not in legal:
+            shown = ", ".join(self.action_to_str(x) for x in legal[:12])
+            more = f" (and {len(legal) - 12} more)" if len(legal) > 12 else ""
+            who = self.current_player(state)
+            raise IllegalActionError(
+                f"illegal action {a} ({self.describe_action(a)}) for player_{who}; "
+                f"legal now: {shown or 'none, the game is over'}{more}"
+            )
+        return a
+
+
+def _same_value(v: Any, allowed: Any) -> bool:
+    """Option equality that keeps ``True`` apart from ``1`` and ``None`` apart from 0."""
+    if isinstance(v, bool) or isinstance(allowed, bool):
+        return isinstance(v, bool) and isinstance(allowed, bool) and v == allowed
+    if v is None or allowed is None:
+        return v is allowed
+    if isinstance(allowed, (int, float)) and isinstance(v, (int, float, np.integer, np.floating)):
+        return v == allowed
+    return type(v) is type(allowed) and v == allowed
+
+
+GameFactory = Callable[..., Game[Any, Any]]

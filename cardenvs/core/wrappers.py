@@ -1,0 +1,197 @@
+"""Wrappers around the card environments for training tools.
+
+* :class:`TerminateIllegal` — PettingZoo's "terminate with a penalty" policy: an illegal
+  action ends the game, the offender gets ``illegal_reward`` and everyone else 0.
+* :class:`SingleAgentEnv` — a Gymnasium ``Env`` that seats one learner against given
+  agents, for Stable-Baselines3 / sb3-contrib ``MaskablePPO`` (``action_masks()``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+import gymnasium
+import numpy as np
+from pettingzoo import AECEnv
+from pettingzoo.utils.wrappers import BaseWrapper
+
+from .game import Game, IllegalActionError, OptionError
+
+
+class TerminateIllegal(BaseWrapper):
+    """End the game when the agent to move plays an illegal action.
+
+    The offender's reward is ``illegal_reward`` and every other agent's 0; the agents
+    then step ``None`` as after any ending.  Legal actions pass through unchanged.
+    """
+
+    def __init__(self, env: AECEnv, illegal_reward: float = -1.0) -> None:
+        super().__init__(env)
+        self.illegal_reward = float(illegal_reward)
+
+    def step(self, action: Any) -> None:
+        base = self.env.unwrapped
+        agent = base.agent_selection
+        if action is None or base.terminations[agent] or base.truncations[agent]:
+            self.env.step(action)
+            return
+        try:
+            self.env.step(action)
+        except IllegalActionError:
+            base.terminations = dict.fromkeys(base.agents, True)
+            base.truncations = dict.fromkeys(base.agents, False)
+            base.rewards = dict.fromkeys(base.agents, 0.0)
+            base.rewards[agent] = self.illegal_reward
+            for a in base.agents:
+                base.infos[a] = {**base.infos.get(a, {}), "illegal_action_by": agent}
+            base._cumulative_rewards[agent] = 0.0
+            base._accumulate_rewards()
+            base._mask_cache = None
+
+
+def terminate_illegal(env: AECEnv, illegal_reward: float = -1.0) -> AECEnv:
+    """Opt in to PettingZoo's illegal-move policy (see :class:`TerminateIllegal`)."""
+    return TerminateIllegal(env, illegal_reward)
+
+
+class ActingAgent(Protocol):
+    """Anything with ``act(observation) -> int`` (the :class:`agents.Agent` interface)."""
+
+    def act(self, observation: dict[str, np.ndarray]) -> int: ...
+
+
+class SingleAgentEnv(gymnasium.Env):
+    """One learner against fixed agents, as a Gymnasium environment.
+
+    Args:
+        game: a :class:`Game` instance, or an environment name such as ``"line_v0"``.
+        opponents: one agent per other seat (in seat order after removing the learner),
+            or a callable ``(rng) -> list of agents`` drawn anew at each reset (an
+            opponent pool for self-play).
+        learner_seat: the learner's seat, or ``None`` to draw it at each reset.
+        illegal_reward: reward for an illegal action, which ends the episode (the
+            policy Gymnasium's and SB3's checkers expect; masked policies never pay it).
+        **options: ``num_players`` and game options when ``game`` is a name.
+
+    Observations are the learner's flat float32 vector; ``action_masks()`` returns the
+    boolean mask of the current decision for ``MaskablePPO``.  The reward is the
+    learner's own final reward (+1 / 0 / -1).
+    """
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        game: Game[Any, Any] | str,
+        opponents: Sequence[ActingAgent] | Callable[[np.random.Generator], Sequence[ActingAgent]],
+        learner_seat: int | None = 0,
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        if isinstance(game, str):
+            from cardenvs import game_class
+
+            game = game_class(game)(**options)
+        elif options:
+            raise OptionError("pass options only together with an environment name")
+        self.game = game
+        n = game.num_players
+        if learner_seat is not None and learner_seat not in range(n):
+            raise OptionError(f"learner_seat must be None or 0..{n - 1}, got {learner_seat!r}")
+        if not callable(opponents) and len(opponents) != n - 1:
+            raise OptionError(f"{game.name} with {n} players needs {n - 1} opponents, got {len(opponents)}")
+        if render_mode not in (None, "ansi"):
+            raise OptionError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.render_mode = render_mode
+        self._opponent_source = opponents
+        self.opponents: list[ActingAgent] = [] if callable(opponents) else list(opponents)
+        self.fixed_seat = learner_seat
+        self.learner_seat = 0 if learner_seat is None else learner_seat
+        self.illegal_reward = float(illegal_reward)
+        size = game.observation_size()
+        self.observation_space = gymnasium.spaces.Box(game.OBS_LOW, game.OBS_HIGH, (size,), np.float32)
+        self.action_space = gymnasium.spaces.Discrete(game.num_actions)
+        self.state: Any = None
+        self._done = True
+
+    # --------------------------------------------------------------- helpers
+    def _seat_agents(self) -> dict[int, ActingAgent]:
+        others = [s for s in range(self.game.num_players) if s != self.learner_seat]
+        return dict(zip(others, self.opponents))
+
+    def _play_opponents(self) -> None:
+        """Let the other seats move until it is the learner's turn or the game ends."""
+        game, state = self.game, self.state
+        seats = self._seat_agents()
+        while not game.is_terminal(state) and not game.is_truncated(state):
+            p = game.current_player(state)
+            if p == self.learner_seat:
+                return
+            obs = {"observation": game.observe(state, p), "action_mask": game.legal_mask(state)}
+            game.apply(state, seats[p].act(obs), self.np_random)
+
+    def _obs(self) -> np.ndarray:
+        return self.game.observe(self.state, self.learner_seat)
+
+    def action_masks(self) -> np.ndarray:
+        """Boolean mask of the learner's legal actions (all False once the episode ended)."""
+        if self._done:
+            return np.zeros(self.game.num_actions, dtype=bool)
+        return self.game.legal_mask(self.state).astype(bool)
+
+    # ------------------------------------------------------------ gym API
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        rng = self.np_random
+        if callable(self._opponent_source):
+            self.opponents = list(self._opponent_source(rng))
+        if self.fixed_seat is None:
+            self.learner_seat = int(rng.integers(self.game.num_players))
+        if seed is not None:
+            for i, agent in enumerate(self.opponents):
+                reseed = getattr(agent, "seed", None)
+                if callable(reseed):
+                    reseed(seed * 7919 + i + 1)
+        game = self.game
+        for _ in range(1000):
+            if options and options.get("state") is not None:
+                self.state = game.from_json(options["state"])
+            else:
+                self.state = game.new_state(rng)
+            self._play_opponents()
+            # deal again in the rare case the opponents end the game before the learner moves
+            if not (game.is_terminal(self.state) or game.is_truncated(self.state)):
+                break
+        else:
+            raise RuntimeError("the opponents always end the game before the learner moves")
+        self._done = False
+        return self._obs(), {"learner_seat": self.learner_seat}
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if self._done:
+            raise RuntimeError("the episode has ended: call reset()")
+        game, state = self.game, self.state
+        try:
+            a = game.check_action(state, action)
+        except IllegalActionError as err:
+            self._done = True
+            return self._obs(), self.illegal_reward, True, False, {"illegal_action": str(err)}
+        game.apply(state, a, self.np_random)
+        self._play_opponents()
+        terminated = game.is_terminal(state)
+        truncated = not terminated and game.is_truncated(state)
+        reward = float(game.returns(state)[self.learner_seat]) if terminated else 0.0
+        self._done = terminated or truncated
+        info: dict[str, Any] = {}
+        if self._done:
+            info = dict(game.infos(state)[self.learner_seat])
+        return self._obs(), reward, terminated, truncated, info
+
+    def render(self) -> str | None:
+        if self.render_mode is None or self.state is None:
+            return None
+        return self.game.render(self.state, self.learner_seat)

@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Set up and run cardenvs' jobs with nothing but python3.
+
+    python3 dev.py demo    # set up .venv, then agents play a rendered game of Line
+    python3 dev.py test    # set up .venv (dev + train extras), then ruff + the whole suite
+    python3 dev.py soak    # the slow soak tests (marked `slow`)
+    python3 dev.py bench   # the speed benchmark table
+
+Each command creates ``.venv`` on first use and reinstalls only when ``pyproject.toml``
+or the requested extras change.  Extra arguments are passed on to the job.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PY = BIN / "python"
+
+
+def run(cmd: list[str], **kw: object) -> int:
+    """Run a command in the project root, echoing it."""
+    print("+", " ".join(str(c) for c in cmd), flush=True)
+    return subprocess.call([str(c) for c in cmd], cwd=ROOT, **kw)  # type: ignore[arg-type]
+
+
+def setup(extras: str) -> None:
+    """Create the virtual environment and install the package with ``extras``."""
+    if not PY.exists() and run([sys.executable, "-m", "venv", str(VENV)]) != 0:
+        sys.exit("could not create .venv (is the python3 venv module installed?)")
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + extras.encode()).hexdigest()
+    stamp = VENV / ".cardenvs-installed"
+    have = stamp.read_text().split() if stamp.exists() else []
+    if digest in have:
+        return
+    pip = [PY, "-m", "pip", "install", "--disable-pip-version-check", "-q"]
+    # torch is pinned to 2.13.0 (a CPU build); nothing here may pull another torch
+    if run([*pip, "-e", f".[{extras}]"]) != 0:
+        sys.exit(f"installing cardenvs[{extras}] failed")
+    # a wider install (more extras) also satisfies the narrower ones it contains
+    stamp.write_text(" ".join([*have, digest]))
+
+
+def main(argv: list[str]) -> int:
+    job = argv[0] if argv else "help"
+    rest = argv[1:]
+    if job == "demo":
+        setup("dev")
+        return run([PY, "-m", "agents.demo", *rest])
+    if job == "test":
+        setup("dev,train")
+        if run([PY, "-m", "ruff", "check", "."]) != 0:
+            return 1
+        return run([PY, "-m", "pytest", "-n", "2", "-q", *rest])
+    if job == "soak":
+        setup("dev,train")
+        return run([PY, "-m", "pytest", "-m", "slow", "-q", *rest])
+    if job == "bench":
+        setup("dev")
+        return run([PY, "experiments/bench_speed.py", *rest])
+    print(__doc__)
+    return 0 if job in ("help", "-h", "--help") else 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

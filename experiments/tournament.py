@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""Play a tournament between ladder levels and report win rates and ratings.
+
+    python experiments/tournament.py --env line_v0 --players 2 --games 200
+    python experiments/tournament.py --env rummy432_v0 --players 4 --games 100 --workers 2
+
+Writes ``<out>/<env>_<players>p.md`` (markdown tables) and ``.png`` (win-rate matrix
+and ratings); prints the tables.  Seats are rotated over the same deals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import agents  # noqa: E402
+import cardenvs  # noqa: E402
+from agents.tournament import analyse, run_matches, schedule  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--env", default="line_v0", choices=list(cardenvs.ENVS))
+    ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--levels", nargs="*", default=None, help="levels to play (default: the whole ladder)")
+    ap.add_argument("--games", type=int, default=100, help="games per pairing (2p) or per group (3+ players)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--out", default="results")
+    args = ap.parse_args()
+    levels = args.levels or agents.levels(args.env)
+    matches = schedule(args.env, levels, args.players, args.games, args.seed)
+    report = analyse(run_matches(matches, args.workers), levels)
+    text = report.markdown()
+    print(text)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    stem = out / f"{args.env}_{args.players}p"
+    stem.with_suffix(".md").write_text(text + "\n")
+    report.plot(str(stem.with_suffix(".png")))
+    print(f"\nwritten to {stem}.md and {stem}.png")
+
+
+if __name__ == "__main__":
+    main()

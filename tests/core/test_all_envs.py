@@ -1,0 +1,119 @@
+"""Contract checks that every registered environment keeps (registry, docs, wrappers)."""
+
+from __future__ import annotations
+
+import importlib
+import re
+
+import numpy as np
+import pytest
+
+import cardenvs
+from agents import RandomAgent
+from cardenvs.core.wrappers import SingleAgentEnv
+
+ENV_NAMES = list(cardenvs.ENVS)
+
+
+def _table(doc: str, header: str) -> list[list[str]]:
+    """Rows of the markdown table whose header line starts with ``header``."""
+    lines = doc.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.strip().startswith(header))
+    rows = []
+    for line in lines[start + 2 :]:
+        if not line.strip().startswith("|"):
+            break
+        rows.append([c.strip() for c in line.strip().strip("|").split("|")])
+    return rows
+
+
+def test_registry_errors_name_what_exists() -> None:
+    with pytest.raises(ValueError, match="line_v0, lineit_v0, rummy432_v0"):
+        cardenvs.make("poker_v0")
+
+
+@pytest.mark.parametrize("name", ENV_NAMES)
+def test_make_equals_module_env(name: str) -> None:
+    mod = importlib.import_module(f"cardenvs.{name}")
+    a, b = cardenvs.make(name), mod.env()
+    a.reset(seed=5)
+    b.reset(seed=5)
+    assert a.unwrapped.state_json() == b.unwrapped.state_json()
+    assert isinstance(mod.raw_env(), mod.raw_env)
+    with pytest.raises(ValueError, match="unknown option"):
+        cardenvs.make(name, no_such_option=1)
+
+
+@pytest.mark.parametrize("name", ENV_NAMES)
+def test_observation_table_matches_encoder(name: str) -> None:
+    mod = cardenvs.env_module(name)
+    game = mod.raw_env.game_class
+    rows = _table(mod.__doc__, "| field | start | size |")
+    assert [(r[0].strip("`"), int(r[1]), int(r[2])) for r in rows] == [
+        (f.name, f.start, f.size) for f in game.OBS_FIELDS
+    ]
+    assert game.OBS_FIELDS[0].start == 0
+    for a, b in zip(game.OBS_FIELDS, game.OBS_FIELDS[1:]):
+        assert b.start == a.stop
+
+
+@pytest.mark.parametrize("name", ENV_NAMES)
+def test_action_table_covers_the_space(name: str) -> None:
+    mod = cardenvs.env_module(name)
+    game = mod.raw_env.game_class
+    rows = _table(mod.__doc__, "| actions | ids | meaning |")
+    expect = 0
+    for row in rows:
+        lo, _, hi = row[1].strip("`").partition("..")
+        assert int(lo) == expect, row
+        expect = int(hi or lo) + 1
+    assert expect == game.num_actions
+
+
+@pytest.mark.parametrize("name", ENV_NAMES)
+def test_every_action_id_round_trips_through_notation(name: str) -> None:
+    game = cardenvs.game_class(name)()
+    for a in range(game.num_actions):
+        text = game.action_to_str(a)
+        assert game.str_to_action(text) == a, text
+    for bad in ["", "   ", "fly away", "play", "42 42 42 42 42"]:
+        with pytest.raises(ValueError):
+            game.str_to_action(bad)
+
+
+@pytest.mark.parametrize("name", ENV_NAMES)
+def test_single_agent_env_passes_gymnasium_and_sb3_checkers(name: str) -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    game = cardenvs.game_class(name)()
+    sa = SingleAgentEnv(game, [RandomAgent(i) for i in range(game.num_players - 1)], learner_seat=None)
+    check_env(sa, skip_render_check=True)
+    sb3 = pytest.importorskip("stable_baselines3.common.env_checker")
+    sb3.check_env(SingleAgentEnv(game, [RandomAgent(1) for _ in range(game.num_players - 1)]))
+
+
+@pytest.mark.parametrize("name", ENV_NAMES)
+def test_single_agent_env_plays_whole_games(name: str) -> None:
+    game = cardenvs.game_class(name)()
+    sa = SingleAgentEnv(game, [RandomAgent(i) for i in range(game.num_players - 1)], learner_seat=None)
+    rng = np.random.default_rng(0)
+    rewards = []
+    for ep in range(3):
+        obs, _ = sa.reset(seed=ep)
+        done = False
+        while not done:
+            legal = np.flatnonzero(sa.action_masks())
+            obs, r, term, trunc, _ = sa.step(int(rng.choice(legal)))
+            assert obs.shape == sa.observation_space.shape
+            assert sa.observation_space.contains(obs)
+            done = term or trunc
+        rewards.append(r)
+    assert all(r in (-1.0, 0.0, 1.0) for r in rewards)
+
+
+@pytest.mark.parametrize("name", ENV_NAMES)
+def test_docstrings_on_public_api(name: str) -> None:
+    game = cardenvs.game_class(name)
+    for attr in ["new_state", "legal_actions", "apply", "view", "encode", "decode", "to_json", "from_json"]:
+        assert getattr(game, attr).__doc__, f"{game.__name__}.{attr} has no docstring"
+    assert re.search(r"\| field \| start \| size \|", cardenvs.env_module(name).__doc__)

@@ -1,0 +1,121 @@
+"""A tiny game for testing the generic env and wrappers apart from the real rules.
+
+Race to 10: players in turn add 1, 2 or 3 to a shared total; whoever reaches 10 or more
+wins (+1), the others lose (-1).  Each player also holds a secret number (0..9), dealt
+at random and never shown to others, so views differ between players.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from cardenvs.core.env import CardGameEnv, wrapped_env_fn
+from cardenvs.core.game import Game, InvalidStateError, NotationError, Option, layout
+
+
+class ToyState:
+    __slots__ = ("total", "current", "secrets", "winner")
+
+    def __init__(self, total: int, current: int, secrets: list[int], winner: int = -1) -> None:
+        self.total, self.current, self.secrets, self.winner = total, current, secrets, winner
+
+
+@dataclass
+class ToyView:
+    num_players: int
+    player: int
+    total: int
+    current: int
+    secret: int
+
+
+class ToyGame(Game[ToyState, ToyView]):
+    name = "toy"
+    env_name = "toy_v0"
+    min_players = 2
+    max_players = 3
+    OPTIONS = {"target": Option(10, (10, 12), "total that wins")}
+    num_actions = 3
+    OBS_FIELDS = layout(
+        [("num_players", 1, "n"), ("player", 1, "my seat"), ("total", 1, "running total"),
+         ("current", 1, "seat to move"), ("secret", 1, "my secret")]
+    )
+
+    def new_state(self, rng: np.random.Generator) -> ToyState:
+        return ToyState(0, 0, [int(x) for x in rng.integers(0, 10, self.num_players)])
+
+    def clone(self, state: ToyState) -> ToyState:
+        return ToyState(state.total, state.current, list(state.secrets), state.winner)
+
+    def current_player(self, state: ToyState) -> int:
+        return -1 if state.winner >= 0 else state.current
+
+    def is_terminal(self, state: ToyState) -> bool:
+        return state.winner >= 0
+
+    def legal_actions(self, state: ToyState) -> list[int]:
+        return [] if state.winner >= 0 else [0, 1, 2]
+
+    def apply(self, state: ToyState, action: int, rng: np.random.Generator | None = None) -> None:
+        a = self.check_action(state, action)
+        state.total += a + 1
+        if state.total >= self.options["target"]:
+            state.winner = state.current
+        else:
+            state.current = (state.current + 1) % self.num_players
+
+    def returns(self, state: ToyState) -> list[float]:
+        if state.winner < 0:
+            return [0.0] * self.num_players
+        return [1.0 if p == state.winner else -1.0 for p in range(self.num_players)]
+
+    def view(self, state: ToyState, player: int) -> ToyView:
+        return ToyView(self.num_players, player, state.total, self.current_player(state), state.secrets[player])
+
+    @classmethod
+    def encode(cls, view: ToyView) -> np.ndarray:
+        return np.array([view.num_players, view.player, view.total, view.current, view.secret], np.float32)
+
+    @classmethod
+    def decode(cls, observation: np.ndarray) -> ToyView:
+        n, p, t, c, s = (int(x) for x in observation)
+        return ToyView(n, p, t, c, s)
+
+    def sample_state(self, view: ToyView, rng: np.random.Generator) -> ToyState:
+        secrets = [int(x) for x in rng.integers(0, 10, self.num_players)]
+        secrets[view.player] = view.secret
+        return ToyState(view.total, max(view.current, 0), secrets)
+
+    def action_to_str(self, action: int) -> str:
+        return f"add {action + 1}"
+
+    def str_to_action(self, text: str) -> int:
+        parts = text.split()
+        if len(parts) == 2 and parts[0] == "add" and parts[1] in ("1", "2", "3"):
+            return int(parts[1]) - 1
+        raise NotationError(f"{text!r}: expected 'add 1', 'add 2' or 'add 3'")
+
+    def to_json(self, state: ToyState) -> dict[str, Any]:
+        return {"game": "toy", "total": state.total, "current": state.current, "secrets": list(state.secrets)}
+
+    def from_json(self, obj: dict[str, Any]) -> ToyState:
+        if obj.get("game") != "toy":
+            raise InvalidStateError("not a toy state")
+        s = ToyState(obj["total"], obj["current"], list(obj["secrets"]))
+        if s.total >= self.options["target"]:
+            s.winner = (s.current - 1) % self.num_players
+        return s
+
+    def render(self, state: ToyState, viewer: int | None = None) -> str:
+        return f"total {state.total}, player_{state.current} to move"
+
+
+class raw_env(CardGameEnv):
+    game_class = ToyGame
+    metadata = {"render_modes": ["human", "ansi"], "name": "toy_v0", "is_parallelizable": False}
+
+
+env = wrapped_env_fn(raw_env)
