@@ -72,7 +72,14 @@ def levels(env_name: str) -> list[str]:
 
 
 def make_agent(env_name: str, level: str, seed: int | None = None, name: str | None = None) -> Agent:
-    """An agent of ``level`` for ``env_name`` (any seat count the game allows)."""
+    """An agent of ``level`` for ``env_name`` (any seat count the game allows).
+
+    Besides the ladder levels, ``"policy:<path.npz>"`` loads an exported policy file.
+    """
+    if level.startswith("policy:"):
+        from .trained import TrainedAgent
+
+        return TrainedAgent(env_name, level[len("policy:"):], seed=seed, name=name or "policy")
     allowed = levels(env_name)
     if level not in allowed:
         raise ValueError(f"unknown level {level!r} for {env_name}; the levels are {', '.join(allowed)}")

@@ -32,7 +32,9 @@ def _game(env_name: str, num_players: int, options_key: tuple[tuple[str, Any], .
 
 def game_for_view(env_name: str, view: Any) -> Game[Any, Any]:
     """The rules object for the table a View comes from (seat count and options)."""
-    opts = getattr(view, "options", None) or {}
+    opts = getattr(view, "options", None)
+    if opts is None:  # views may carry the options as attributes of their own
+        opts = {k: getattr(view, k) for k in cardenvs.game_class(env_name).OPTIONS if hasattr(view, k)}
     return _game(env_name, int(view.num_players), tuple(sorted(opts.items())))
 
 

@@ -3,6 +3,13 @@
 
     python experiments/bench_speed.py                       # every game, 2 and 4 players
     python experiments/bench_speed.py --envs line_v0 --players 2 3 4 --seconds 2
+    python experiments/bench_speed.py --compare             # side by side with the peers
+
+``--compare`` runs, one after the other in this process, the same random-masked-play
+loop over OpenSpiel's ``gin_rummy`` through pyspiel (rules only, and with observation
+tensors), RLCard's ``gin-rummy`` env and PettingZoo's ``connect_four_v3`` AEC loop
+(the ``bench`` extra installs the peers; their versions are printed), and adds the
+ratio of each cardenvs game to each peer.
 
 AEC loop: ``env.last()`` (observation and mask every step), an action drawn with a numpy
 generator over ``np.flatnonzero(mask)``, ``env.step``; games restart as they end.
@@ -69,6 +76,102 @@ def raw_core(env_name: str, players: int, seconds: float, seed: int) -> float:
     return moves / (time.perf_counter() - start)
 
 
+def pz_connect_four(seconds: float, seed: int) -> tuple[float, float, float]:
+    """PettingZoo's connect_four_v3 through the same AEC loop."""
+    from pettingzoo.classic import connect_four_v3
+
+    env = connect_four_v3.env()
+    rng = np.random.default_rng(seed)
+    steps = games = 0
+    start = time.perf_counter()
+    while True:
+        env.reset(seed=seed + games)
+        for _agent in env.agent_iter():
+            obs, _r, term, trunc, _i = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.integers(legal.size)]))
+            steps += 1
+        games += 1
+        if time.perf_counter() - start >= seconds:
+            break
+    elapsed = time.perf_counter() - start
+    return steps / elapsed, games / elapsed, steps / games
+
+
+def openspiel_gin(seconds: float, seed: int, tensors: bool) -> tuple[float, float, float]:
+    """OpenSpiel's C++ gin_rummy from Python: chance sampled, random legal moves."""
+    import pyspiel
+
+    game = pyspiel.load_game("gin_rummy")
+    rng = np.random.default_rng(seed)
+    steps = games = 0
+    start = time.perf_counter()
+    while True:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[int(rng.integers(len(outcomes)))][0])
+                continue
+            p = state.current_player()
+            if tensors:
+                state.observation_tensor(p)
+                state.legal_actions_mask(p)
+            legal = state.legal_actions(p)
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+            steps += 1
+        games += 1
+        if time.perf_counter() - start >= seconds:
+            break
+    elapsed = time.perf_counter() - start
+    return steps / elapsed, games / elapsed, steps / games
+
+
+def rlcard_gin(seconds: float, seed: int) -> tuple[float, float, float]:
+    """RLCard's gin-rummy env (observations extracted every step)."""
+    import rlcard
+
+    env = rlcard.make("gin-rummy", config={"seed": seed})
+    rng = np.random.default_rng(seed)
+    steps = games = 0
+    start = time.perf_counter()
+    while True:
+        state, _player = env.reset()
+        while not env.is_over():
+            legal = list(state["legal_actions"].keys())
+            state, _player = env.step(legal[int(rng.integers(len(legal)))])
+            steps += 1
+        games += 1
+        if time.perf_counter() - start >= seconds:
+            break
+    elapsed = time.perf_counter() - start
+    return steps / elapsed, games / elapsed, steps / games
+
+
+PEERS = {
+    "OpenSpiel gin_rummy (rules only)": lambda sec, seed: openspiel_gin(sec, seed, False),
+    "OpenSpiel gin_rummy (+obs tensors)": lambda sec, seed: openspiel_gin(sec, seed, True),
+    "RLCard gin-rummy": rlcard_gin,
+    "PettingZoo connect_four_v3": pz_connect_four,
+}
+
+
+def peer_versions() -> str:
+    """Versions of the peer libraries that are installed."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = []
+    for pkg in ("open_spiel", "rlcard", "pettingzoo", "gymnasium"):
+        try:
+            out.append(f"{pkg} {version(pkg)}")
+        except PackageNotFoundError:
+            out.append(f"{pkg} (not installed)")
+    return ", ".join(out)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--envs", nargs="*", default=list(cardenvs.ENVS))
@@ -76,6 +179,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=1.0, help="length of one timed run")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--out", default="results/bench_speed.md")
+    ap.add_argument("--compare", action="store_true", help="also time the peer libraries")
     args = ap.parse_args()
     try:
         from tqdm import tqdm
@@ -101,15 +205,31 @@ def main() -> None:
                 statistics.median(raw),
             )
         )
+    peers: list[tuple[str, float, float, float]] = []
+    if args.compare:
+        for label, fn in tqdm(list(PEERS.items()), desc="peers", unit="peer"):
+            try:
+                runs = [fn(args.seconds, 1000 * r) for r in range(args.repeats)]
+            except ImportError as err:
+                print(f"skipping {label}: {err} (pip install -e '.[bench]')")
+                continue
+            peers.append((label, *(statistics.median(r[i] for r in runs) for i in range(3))))
     lines = [
         f"Python {platform.python_version()}, numpy {np.__version__}, {platform.machine()}; "
-        f"median of {args.repeats} runs of {args.seconds:g} s each.",
+        f"{peer_versions()}; median of {args.repeats} runs of {args.seconds:g} s each.",
         "",
-        "| env | players | AEC agent-steps/s | games/s | steps/game | raw core moves/s |",
-        "|---|---:|---:|---:|---:|---:|",
+        "| env | players | AEC agent-steps/s | games/s | steps/game | raw core moves/s |"
+        + "".join(f" x {label} |" for label, *_ in peers),
+        "|---|---:|---:|---:|---:|---:|" + "---:|" * len(peers),
     ]
     for env_name, p, sps, gps, spg, raw in rows:
-        lines.append(f"| {env_name} | {p} | {sps:,.0f} | {gps:,.1f} | {spg:,.1f} | {raw:,.0f} |")
+        ratios = "".join(f" {sps / peer_sps:.1f} |" for _l, peer_sps, *_ in peers)
+        lines.append(f"| {env_name} | {p} | {sps:,.0f} | {gps:,.1f} | {spg:,.1f} | {raw:,.0f} |{ratios}")
+    if peers:
+        lines += ["", "| peer | agent-steps/s | games/s | steps/game |", "|---|---:|---:|---:|"]
+        for label, sps, gps, spg in peers:
+            lines.append(f"| {label} | {sps:,.0f} | {gps:,.1f} | {spg:,.1f} |")
+        lines += ["", "Ratio columns: cardenvs AEC agent-steps/s divided by the peer's agent-steps/s."]
     table = "\n".join(lines)
     print(table)
     out = Path(args.out)

@@ -191,13 +191,17 @@ class CardGameEnv(AECEnv):
         """The current position in RULES.md's JSON schema."""
         return self.game.to_json(self.state)
 
-    def render(self) -> str | None:
-        """Text of the table (``ansi`` returns it, ``human`` prints it)."""
+    def render(self) -> str | np.ndarray | None:
+        """The table: ``ansi`` returns text, ``human`` prints it, ``rgb_array`` draws it."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
             return None
         if self.state is None:
             raise RuntimeError("call reset() before render()")
+        if self.render_mode == "rgb_array":
+            from .picture import draw_table
+
+            return draw_table(self.game.picture(self.state, self.render_viewer))
         text = self.game.render(self.state, self.render_viewer)
         if self.render_mode == "human":
             print(text)

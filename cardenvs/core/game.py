@@ -252,6 +252,10 @@ class Game(ABC, Generic[S, V]):
     def render(self, state: S, viewer: int | None = None) -> str:
         """Text picture of the table; ``viewer=None`` shows every hand."""
 
+    def picture(self, state: S, viewer: int | None = None) -> Any:
+        """The table as a :class:`cardenvs.core.picture.Table` (for ``rgb_array``)."""
+        raise NotImplementedError(f"{self.name} has no picture of the table")
+
     # ---------------------------------------------------------------- conveniences
     def describe_action(self, action: int) -> str:
         """Move text for error messages, tolerant of out-of-range ids."""
@@ -276,9 +280,13 @@ class Game(ABC, Generic[S, V]):
             shown = ", ".join(self.action_to_str(x) for x in legal[:12])
             more = f" (and {len(legal) - 12} more)" if len(legal) > 12 else ""
             who = self.current_player(state)
+            if who < 0:
+                raise IllegalActionError(
+                    f"illegal action {a} ({self.describe_action(a)}): the game is over"
+                )
             raise IllegalActionError(
                 f"illegal action {a} ({self.describe_action(a)}) for player_{who}; "
-                f"legal now: {shown or 'none, the game is over'}{more}"
+                f"legal now: {shown}{more}"
             )
         return a
 

@@ -1,0 +1,129 @@
+"""Trained policies that play without torch: a masked MLP forward pass in numpy.
+
+A MaskablePPO ``MlpPolicy`` is exported with :func:`export_sb3` to an ``.npz`` file of
+plain arrays (the policy branch of the MLP and the action head).  :class:`NumpyPolicy`
+replays it: ``logits = head(act(W_k ... act(W_1 x + b_1)))``, illegal actions masked
+to ``-inf``.  Shipped policies live in ``agents/policies/<env_name>.npz`` and appear as
+the ladder level ``"trained"``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .base import Agent, Observation
+
+POLICY_DIR = Path(__file__).resolve().parent / "policies"
+
+_ACTIVATIONS = {
+    "tanh": np.tanh,
+    "relu": lambda x: np.maximum(x, 0.0),
+}
+
+
+def policy_path(env_name: str) -> Path:
+    """Where the shipped policy of a game lives."""
+    return POLICY_DIR / f"{env_name}.npz"
+
+
+def has_trained(env_name: str) -> bool:
+    """Whether a trained policy is shipped for ``env_name``."""
+    return policy_path(env_name).exists()
+
+
+class NumpyPolicy:
+    """A masked MLP policy held as numpy arrays."""
+
+    def __init__(self, weights: list[np.ndarray], biases: list[np.ndarray], activation: str,
+                 meta: dict[str, Any] | None = None) -> None:
+        if activation not in _ACTIVATIONS:
+            raise ValueError(f"activation must be one of {sorted(_ACTIVATIONS)}, got {activation!r}")
+        self.weights = [np.asarray(w, np.float32) for w in weights]
+        self.biases = [np.asarray(b, np.float32) for b in biases]
+        self.activation = activation
+        self.meta = dict(meta or {})
+
+    @classmethod
+    def load(cls, path: str | Path) -> NumpyPolicy:
+        """Read a policy saved by :meth:`save`."""
+        with np.load(path, allow_pickle=False) as data:
+            k = int(data["num_layers"])
+            weights = [data[f"w{i}"] for i in range(k)]
+            biases = [data[f"b{i}"] for i in range(k)]
+            activation = str(data["activation"])
+            meta = {key[5:]: str(data[key]) for key in data.files if key.startswith("meta_")}
+        return cls(weights, biases, activation, meta)
+
+    def save(self, path: str | Path) -> None:
+        """Write the arrays (float32) and metadata to an ``.npz`` file."""
+        arrays: dict[str, Any] = {"num_layers": np.array(len(self.weights)),
+                                  "activation": np.array(self.activation)}
+        for i, (w, b) in enumerate(zip(self.weights, self.biases)):
+            arrays[f"w{i}"], arrays[f"b{i}"] = w, b
+        for key, value in self.meta.items():
+            arrays[f"meta_{key}"] = np.array(str(value))
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(path, **arrays)
+
+    def logits(self, observations: np.ndarray) -> np.ndarray:
+        """Unmasked action logits of a batch (or one) of observation vectors."""
+        x = np.asarray(observations, np.float32)
+        act = _ACTIVATIONS[self.activation]
+        last = len(self.weights) - 1
+        for i, (w, b) in enumerate(zip(self.weights, self.biases)):
+            x = x @ w.T + b
+            if i < last:
+                x = act(x)
+        return x
+
+    def probabilities(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """Action probabilities with illegal actions at zero."""
+        z = self.logits(observations)
+        z = np.where(np.asarray(masks, bool), z, -np.inf)
+        z = z - z.max(axis=-1, keepdims=True)
+        e = np.exp(z)
+        return e / e.sum(axis=-1, keepdims=True)
+
+
+def export_sb3(model: Any, meta: dict[str, Any] | None = None) -> NumpyPolicy:
+    """The policy branch of an SB3 / sb3-contrib ``MlpPolicy`` as a :class:`NumpyPolicy`."""
+    import torch
+
+    policy = model.policy
+    layers = [m for m in policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
+    acts = {type(m).__name__.lower() for m in policy.mlp_extractor.policy_net
+            if not isinstance(m, torch.nn.Linear)}
+    activation = acts.pop() if acts else "tanh"
+    layers.append(policy.action_net)
+    weights = [layer.weight.detach().cpu().numpy() for layer in layers]
+    biases = [layer.bias.detach().cpu().numpy() for layer in layers]
+    return NumpyPolicy(weights, biases, activation, meta)
+
+
+class TrainedAgent(Agent):
+    """Plays a trained policy: the most probable legal action (or samples, if asked)."""
+
+    name = "trained"
+
+    def __init__(self, env_name: str, path: str | Path | None = None, seed: int | None = None,
+                 name: str | None = None, sample: bool = False) -> None:
+        super().__init__(seed, name)
+        self.env_name = env_name
+        p = Path(path) if path is not None else policy_path(env_name)
+        if not p.exists():
+            raise ValueError(f"no trained policy for {env_name} at {p}")
+        self.policy = NumpyPolicy.load(p)
+        self.sample = sample
+
+    def act(self, observation: Observation) -> int:
+        mask = np.asarray(observation["action_mask"], bool)
+        if not mask.any():
+            raise ValueError("the action mask has no legal action: this player is not to move")
+        probs = self.policy.probabilities(observation["observation"], mask)
+        if self.sample:
+            return int(self.rng.choice(probs.size, p=probs))
+        best = np.flatnonzero(probs >= probs.max() - 1e-12)
+        return int(best[0] if best.size == 1 else best[self.rng.integers(best.size)])

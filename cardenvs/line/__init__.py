@@ -1,0 +1,5 @@
+"""Line (RULES.md section 1): the legality core :class:`LineGame`."""
+
+from .rules import LineGame, LineState, LineView
+
+__all__ = ["LineGame", "LineState", "LineView"]

@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+"""Train a MaskablePPO agent on a cardenvs game, with an opponent pool and self-play.
+
+    python experiments/train.py --env line_v0 --players 2 --steps 300000
+    python experiments/train.py --env rummy432_v0 --players 2 --steps 500000 --n-envs 8 \\
+        --pool greedy planner --self-play 0.3 --eval-every 50000 --export agents/policies/rummy432_v0.npz
+
+The learner sits at a random seat of the single-agent wrapper; at every episode the
+opponents are drawn from the pool: ladder levels (``--pool``) and, with probability
+``--self-play``, earlier snapshots of the learner (exported every ``--snapshot-every``
+steps to ``<out>/snapshots``).  Logs go to ``<out>`` as CSV (and TensorBoard when it is
+installed); every ``--eval-every`` steps the current policy plays ``--eval-games``
+games against each ladder level through the tournament code, and ``learning_curve.png``
+plots those win rates.  Checkpoints are saved at each evaluation; ``--export`` writes the
+final policy as numpy arrays (it then plays without torch as the ``trained`` level).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import agents  # noqa: E402
+import cardenvs  # noqa: E402
+from agents.trained import NumpyPolicy, TrainedAgent, export_sb3  # noqa: E402
+from cardenvs.core.wrappers import SingleAgentEnv  # noqa: E402
+
+DEFAULTS: dict[str, dict[str, Any]] = {
+    # sensible starting points per game (every one can be overridden on the command line)
+    "line_v0": {"net_arch": [256, 256], "lr": 3e-4, "n_steps": 1024, "ent_coef": 0.01},
+    "lineit_v0": {"net_arch": [256, 256], "lr": 3e-4, "n_steps": 1024, "ent_coef": 0.01},
+    "rummy432_v0": {"net_arch": [256, 256], "lr": 3e-4, "n_steps": 1024, "ent_coef": 0.01},
+}
+
+
+class OpponentPool:
+    """Draws the opponents of each episode: ladder levels or learner snapshots.
+
+    Picklable, so subprocess vector environments can use it; snapshots are read from
+    files, so every worker sees the ones the trainer writes.
+    """
+
+    def __init__(self, env_name: str, players: int, levels: list[str], snapshot_dir: str | None,
+                 self_play: float) -> None:
+        self.env_name = env_name
+        self.players = players
+        self.levels = levels
+        self.snapshot_dir = snapshot_dir
+        self.self_play = self_play
+        self._cache: dict[str, NumpyPolicy] = {}
+
+    def _snapshot(self, rng: np.random.Generator) -> agents.Agent | None:
+        if not self.snapshot_dir:
+            return None
+        files = sorted(Path(self.snapshot_dir).glob("*.npz"))
+        if not files:
+            return None
+        path = str(files[int(rng.integers(len(files)))])
+        agent = TrainedAgent(self.env_name, path, seed=int(rng.integers(2**31)), sample=True)
+        return agent
+
+    def __call__(self, rng: np.random.Generator) -> list[agents.Agent]:
+        out: list[agents.Agent] = []
+        for _ in range(self.players - 1):
+            agent = self._snapshot(rng) if rng.random() < self.self_play else None
+            if agent is None:
+                level = self.levels[int(rng.integers(len(self.levels)))]
+                agent = agents.make_agent(self.env_name, level, seed=int(rng.integers(2**31)))
+            out.append(agent)
+        return out
+
+
+def make_env_fn(env_name: str, players: int, pool: OpponentPool, seed: int, options: dict[str, Any]):
+    """A thunk building one single-agent env (for SB3's vector envs)."""
+
+    def thunk() -> SingleAgentEnv:
+        game = cardenvs.game_class(env_name)(players, **options)
+        env = SingleAgentEnv(game, pool, learner_seat=None)
+        env.reset(seed=seed)
+        return env
+
+    return thunk
+
+
+def evaluate(env_name: str, players: int, policy_file: str, levels: list[str], games: int,
+             seed: int, workers: int) -> dict[str, float]:
+    """Score share of the policy against each ladder level (seats rotated)."""
+    from agents.tournament import Match, run_matches
+
+    out: dict[str, float] = {}
+    for level in levels:
+        matches = []
+        for g in range(games):
+            seats = [level] * players
+            seats[g % players] = f"policy:{policy_file}"
+            matches.append(Match(env_name, tuple(seats), seed + g // players))
+        results = run_matches(matches, workers=workers, progress=False)
+        score = 0.0
+        for res in results:
+            me = res.match.seats.index(f"policy:{policy_file}")
+            best = max(res.rewards)
+            winners = [i for i, r in enumerate(res.rewards) if r == best]
+            score += (1.0 / len(winners)) if me in winners else 0.0
+        out[level] = score / len(results)
+    return out
+
+
+def plot_curve(csv_path: Path, png_path: Path, title: str) -> None:
+    """Win rate against each ladder level over training steps."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    with open(csv_path) as f:
+        rows = list(csv.DictReader(f))
+    if not rows:
+        return
+    steps = [int(r["steps"]) for r in rows]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for key in rows[0]:
+        if key.startswith("vs_"):
+            ax.plot(steps, [float(r[key]) for r in rows], marker="o", label=key[3:])
+    ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+    ax.set_xlabel("training steps")
+    ax.set_ylabel("win share (draws split)")
+    ax.set_ylim(0, 1)
+    ax.set_title(title)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(png_path, dpi=110)
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--env", default="line_v0", choices=list(cardenvs.ENVS))
+    ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--steps", type=int, default=200_000)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--n-envs", type=int, default=8)
+    ap.add_argument("--vec", choices=["dummy", "subproc"], default="dummy")
+    ap.add_argument("--pool", nargs="*", default=["random", "greedy"], help="ladder levels the opponents come from")
+    ap.add_argument("--self-play", type=float, default=0.0, help="chance an opponent is a learner snapshot")
+    ap.add_argument("--snapshot-every", type=int, default=50_000)
+    ap.add_argument("--net-arch", type=str, default=None, help="hidden sizes, e.g. 256,256")
+    ap.add_argument("--lr", type=float, default=None)
+    ap.add_argument("--n-steps", type=int, default=None, help="rollout length per env")
+    ap.add_argument("--batch-size", type=int, default=256)
+    ap.add_argument("--n-epochs", type=int, default=4)
+    ap.add_argument("--gamma", type=float, default=0.995)
+    ap.add_argument("--gae-lambda", type=float, default=0.95)
+    ap.add_argument("--clip-range", type=float, default=0.2)
+    ap.add_argument("--ent-coef", type=float, default=None)
+    ap.add_argument("--eval-every", type=int, default=50_000)
+    ap.add_argument("--eval-games", type=int, default=40)
+    ap.add_argument("--eval-levels", nargs="*", default=None, help="default: every non-search level")
+    ap.add_argument("--workers", type=int, default=1, help="processes for evaluation games")
+    ap.add_argument("--out", default=None, help="run folder (default runs/<env>_<players>p_s<seed>)")
+    ap.add_argument("--export", default=None, help="write the final numpy policy here")
+    ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                    help="a game option, e.g. --option pack=four (values parsed as JSON)")
+    args = ap.parse_args(argv)
+
+    import json
+
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.logger import configure
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    torch.set_num_threads(1)
+    options: dict[str, Any] = {}
+    for item in args.option:
+        key, _, value = item.partition("=")
+        try:
+            options[key] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key] = value
+    cardenvs.game_class(args.env)(args.players, **options)  # validate early, clear error
+    d = DEFAULTS[args.env]
+    net_arch = [int(x) for x in args.net_arch.split(",")] if args.net_arch else d["net_arch"]
+    out = Path(args.out or f"runs/{args.env}_{args.players}p_s{args.seed}")
+    (out / "snapshots").mkdir(parents=True, exist_ok=True)
+    pool = OpponentPool(args.env, args.players, args.pool, str(out / "snapshots"), args.self_play)
+    fns = [make_env_fn(args.env, args.players, pool, args.seed * 1000 + i, options) for i in range(args.n_envs)]
+    venv = SubprocVecEnv(fns) if args.vec == "subproc" else DummyVecEnv(fns)
+    model = MaskablePPO(
+        "MlpPolicy", venv, learning_rate=args.lr or d["lr"], n_steps=args.n_steps or d["n_steps"],
+        batch_size=args.batch_size, n_epochs=args.n_epochs, gamma=args.gamma, gae_lambda=args.gae_lambda,
+        clip_range=args.clip_range, ent_coef=args.ent_coef if args.ent_coef is not None else d["ent_coef"],
+        policy_kwargs={"net_arch": net_arch}, seed=args.seed, verbose=0,
+    )
+    formats = ["csv"]
+    try:
+        import tensorboard  # noqa: F401
+
+        formats.append("tensorboard")
+    except ImportError:
+        pass
+    model.set_logger(configure(str(out), formats))
+    eval_levels = args.eval_levels or [lvl for lvl in agents.levels(args.env) if lvl not in ("expert", "trained")]
+    curve = out / "eval.csv"
+    with open(curve, "w", newline="") as f:
+        csv.writer(f).writerow(["steps", "seconds", *[f"vs_{lvl}" for lvl in eval_levels]])
+    meta = {"env": args.env, "players": args.players, "command": " ".join(sys.argv)}
+    start = time.time()
+
+    class Periodic(BaseCallback):
+        def __init__(self) -> None:
+            super().__init__()
+            self.next_eval = args.eval_every
+            self.next_snap = args.snapshot_every
+
+        def _on_step(self) -> bool:
+            n = self.num_timesteps
+            if args.self_play > 0 and n >= self.next_snap:
+                self.next_snap += args.snapshot_every
+                export_sb3(model, meta).save(out / "snapshots" / f"step{n:09d}.npz")
+            if n >= self.next_eval:
+                self.next_eval += args.eval_every
+                run_eval(n)
+            return True
+
+    def run_eval(n: int) -> None:
+        path = out / "current.npz"
+        export_sb3(model, meta).save(path)
+        model.save(out / "checkpoint")
+        rates = evaluate(args.env, args.players, str(path), eval_levels, args.eval_games, 10_000, args.workers)
+        with open(curve, "a", newline="") as f:
+            csv.writer(f).writerow([n, round(time.time() - start, 1), *[f"{rates[lvl]:.3f}" for lvl in eval_levels]])
+        print(f"[{n} steps] " + ", ".join(f"vs {k}: {v:.0%}" for k, v in rates.items()), flush=True)
+        plot_curve(curve, out / "learning_curve.png", f"{args.env}, {args.players} players")
+
+    model.learn(total_timesteps=args.steps, callback=Periodic(), progress_bar=_has_progress_bar())
+    run_eval(model.num_timesteps)
+    if args.export:
+        export_sb3(model, meta).save(args.export)
+        print(f"exported the policy to {args.export}")
+    venv.close()
+    print(f"done in {time.time() - start:.0f} s; logs, checkpoint and learning_curve.png in {out}")
+
+
+def _has_progress_bar() -> bool:
+    try:
+        import rich  # noqa: F401
+        import tqdm  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,83 @@
+"""The PettingZoo face of Line: API and seed tests, docstring tables, JSON reset."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from cardenvs import line_v0
+from cardenvs.line import LineGame
+
+from .positions import position
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_api(n: int) -> None:
+    api_test(line_v0.env(num_players=n), num_cycles=300)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_seed(n: int) -> None:
+    seed_test(functools.partial(line_v0.env, num_players=n), num_cycles=300)
+
+
+def test_docstring_observation_table_matches_fields() -> None:
+    doc = line_v0.__doc__ or ""
+    lines = doc.splitlines()
+    i = lines.index("| field | start | size | description |")
+    rows = []
+    for line in lines[i + 2:]:
+        if not line.startswith("|"):
+            break
+        rows.append([c.strip() for c in line.strip("|").split("|")])
+    assert [(r[0], int(r[1]), int(r[2]), r[3]) for r in rows] == [
+        (f.name, f.start, f.size, f.description) for f in LineGame.OBS_FIELDS
+    ]
+    assert f"Box({LineGame.observation_size()},)" in doc
+
+
+def test_docstring_action_table_covers_all_ids() -> None:
+    doc = line_v0.__doc__ or ""
+    lines = doc.splitlines()
+    i = lines.index("| actions | ids | meaning |")
+    nxt = 0
+    for line in lines[i + 2:]:
+        if not line.startswith("|"):
+            break
+        ids = line.strip("|").split("|")[1].strip()
+        a, b = map(int, re.fullmatch(r"(\d+)\.\.(\d+)", ids).groups())  # type: ignore[union-attr]
+        assert a == nxt and b >= a
+        nxt = b + 1
+    assert nxt == LineGame.num_actions
+    assert f"Discrete({LineGame.num_actions})" in doc
+
+
+def test_reset_from_json_and_render() -> None:
+    env = line_v0.env(render_mode="ansi")
+    obj = position(rows=[["6s", "7s", "8s"], [], [], []], hands=[["9s", "2c"], ["Kh"]])
+    env.reset(options={"state": obj})
+    assert env.unwrapped.state_json() == obj
+    env.step(env.unwrapped.str_to_action("play 9s r1"))
+    assert env.agent_selection == "player_0"  # bonus turn
+    text = env.render()
+    assert "bonus turn" in text and "6s 7s 8s 9s" in text
+    with pytest.raises(ValueError, match="illegal action"):
+        env.step(env.unwrapped.str_to_action("play Kh r2"))
+    obs = env.observe("player_1")
+    assert obs["action_mask"].sum() == 0
+    assert LineGame.decode(obs["observation"]).seat == 1
+
+
+def test_game_end_through_env() -> None:
+    env = line_v0.env()
+    obj = position(rows=[["6s", "7s", "8s"], ["4c", "4d", "4h", "4s"], ["9h", "Th", "Jh", "Qh"],
+                         ["Jd", "Qd", "Kd", "X"]], hands=[["9s", "2c"], ["Kh"]])
+    env.reset(options={"state": obj})
+    env.step(np.int64(env.unwrapped.str_to_action("play 9s r1")))
+    assert all(env.terminations.values())
+    assert env.unwrapped._cumulative_rewards == {"player_0": 1.0, "player_1": -1.0}
+    assert env.infos["player_1"]["hand_total"] == 10
