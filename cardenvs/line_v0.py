@@ -24,7 +24,7 @@ the lowest hand total wins.
 |---|---|---|---|
 | num_players | 2 | 2..4 | seats |
 | joker_points | 25 | 0..100 | value of a joker left in hand at the end |
-| render_mode | None | None, "ansi", "human" | text rendering |
+| render_mode | None | None, "ansi", "human", "rgb_array" | text rendering, or `rgb_array`: `render()` returns an `(H, W, 3)` uint8 picture of the table |
 | render_viewer | None | None or a seat | render only that seat's hand |
 
 `reset(seed=..., options={"state": <RULES.md JSON>})` starts from a position; the JSON's
@@ -95,7 +95,7 @@ Empty while the game runs.  At the end, per seat: `hand_total`, `hand_size` and
   that can go down and a hand with no play/upgrade/shift (the player was forced);
   `discard` needs 8 cards of which one is unplayable and the other 7 give no move;
   `over` needs a full grid or a stuck player to move; `turn` needs a legal move.
-* Known jokers are not in the JSON schema: a loaded position knows none.
+* Known jokers are not in RULES.md's schema: `state_json()` adds the optional key `known_jokers` (per seat) when any are known, and a position without it knows none.
 * `sample_state` keeps what is public: a player who drew or is stuck holds no card
   with a move; a player to move with an empty pile and no take holds one.
 * An upgrade's freed joker may go to any other row with an empty square and no joker
@@ -121,7 +121,7 @@ class raw_env(CardGameEnv):
 
     game_class = LineGame
     metadata = {
-        "render_modes": ["human", "ansi"],
+        "render_modes": ["human", "ansi", "rgb_array"],
         "name": "line_v0",
         "is_parallelizable": False,
         "render_fps": 1,

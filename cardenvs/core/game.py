@@ -253,8 +253,14 @@ class Game(ABC, Generic[S, V]):
         """Text picture of the table; ``viewer=None`` shows every hand."""
 
     def picture(self, state: S, viewer: int | None = None) -> Any:
-        """The table as a :class:`cardenvs.core.picture.Table` (for ``rgb_array``)."""
-        raise NotImplementedError(f"{self.name} has no picture of the table")
+        """The table as a :class:`cardenvs.core.picture.Table` (for ``rgb_array``).
+
+        Delegates to ``cardenvs.<name>.picture.picture(game, state, viewer)``.
+        """
+        import importlib
+
+        module = importlib.import_module(f"cardenvs.{self.name}.picture")
+        return module.picture(self, state, viewer)
 
     # ---------------------------------------------------------------- conveniences
     def describe_action(self, action: int) -> str:

@@ -948,7 +948,7 @@ class LineGame(Game[LineState, LineView]):
     def to_json(self, state: LineState) -> dict[str, Any]:
         """The state in RULES.md's JSON schema."""
         s = state
-        return {
+        out: dict[str, Any] = {
             "game": self.name,
             "num_players": self.num_players,
             "rows": [[card_str(c) for c in row] for row in s.rows],
@@ -961,11 +961,16 @@ class LineGame(Game[LineState, LineView]):
             "pending": None if s.pending is None else card_str(s.pending),
             "options": {"joker_points": self.joker_points},
         }
+        if any(s.known):  # optional key beyond RULES.md: jokers seen going into hands
+            out["known_jokers"] = list(s.known)
+        return out
 
     def from_json(self, obj: dict[str, Any]) -> LineState:
         """Read and validate a RULES.md JSON state (``InvalidStateError`` if bad).
 
-        Known jokers are not part of the schema: a loaded state starts with none known.
+        The optional key ``known_jokers`` (beyond RULES.md's schema; written by
+        :meth:`to_json` only when some are known) lists per seat the jokers every player
+        saw go into that hand by an upgrade; absent, none are known.
         """
 
         def bad(msg: str) -> InvalidStateError:
@@ -978,7 +983,7 @@ class LineGame(Game[LineState, LineView]):
         missing = [k for k in keys if k not in obj]
         if missing:
             raise bad(f"missing key(s) {', '.join(missing)}; the keys are {', '.join(keys)}")
-        extra = sorted(set(obj) - set(keys))
+        extra = sorted(set(obj) - set(keys) - {"known_jokers"})
         if extra:
             raise bad(f"unknown key(s) {', '.join(map(str, extra))}; the keys are {', '.join(keys)}")
         if obj["game"] != self.name:
@@ -1061,6 +1066,16 @@ class LineGame(Game[LineState, LineView]):
             raise bad(f"phase {phase!r} is not one of {', '.join(PHASES)}")
         s.phase = PHASES.index(phase)
         s.known = [0] * n
+        if "known_jokers" in obj:
+            kj = obj["known_jokers"]
+            if (not isinstance(kj, list) or len(kj) != n
+                    or any(isinstance(k, bool) or not isinstance(k, int) or k < 0 for k in kj)):
+                raise bad(f"known_jokers must be a list of {n} non-negative ints, got {kj!r}")
+            for p, k in enumerate(kj):
+                if k > s.hands[p].count(JOKER):
+                    raise bad(f"known_jokers says player_{p} holds {k} known joker(s) but their "
+                              f"hand has {s.hands[p].count(JOKER)}")
+            s.known = list(kj)
         grid = sum(len(row) for row in s.rows)
         for p, h in enumerate(s.hands):
             limit = HAND_LIMIT + 1 if (p == cur and s.phase == DISCARD) else HAND_LIMIT

@@ -138,3 +138,22 @@ def test_render_shows_rows_tidily() -> None:
     assert "player_1 hand (1): Kd" in text and "bonus turn" in text
     text1 = g.render(s, viewer=0)
     assert "Kd" not in text1.split("player_1")[1] and "player_1: 1 cards" in text1
+
+
+def test_known_jokers_survive_a_json_round_trip() -> None:
+    """A joker upgraded into a hand is public; the optional key keeps that in the JSON."""
+    from cardenvs.line import LineGame
+
+    from .positions import position
+
+    game = LineGame(2)
+    state = game.from_json(position(rows=[["5s", "6s", "7s", "X"], [], [], []], hands=[["8s", "2c"], ["3d"]]))
+    game.apply(state, game.str_to_action("upgrade 8s r1 joker hand"))
+    data = game.to_json(state)
+    assert data["known_jokers"] == [1, 0]
+    again = game.from_json(data)
+    for p in range(2):
+        assert (game.observe(again, p) == game.observe(state, p)).all()
+    bad = dict(data, known_jokers=[0, 1])
+    with pytest.raises(ValueError, match="known joker"):
+        game.from_json(bad)
