@@ -46,8 +46,18 @@ def main(argv: list[str] | None = None) -> None:
     print("=" * 60)
     print(f"game over after {result.steps} moves; rewards {result.rewards}")
     for i, info in enumerate(result.infos):
-        print(f"  player_{i} {seats[i].name}: {info}")
+        print(f"  player_{i} {seats[i].name}: reward {result.rewards[i]:+.0f}  {_summary(info, i)}")
     print("winner(s): " + ", ".join(f"player_{w} {seats[w].name}" for w in result.winners))
+
+
+def _summary(info: dict[str, Any], seat: int) -> str:
+    """One line of a seat's final info (hand totals, scores or round results)."""
+    rr = info.get("round_result")
+    if rr is not None:
+        hand = rr["hands"][seat]
+        return (f"rounds won {rr['scores'][seat]}; last hand {' '.join(hand['cards'])} "
+                f"shape {hand['shape']} {'complete' if hand['complete'] else 'incomplete'}")
+    return ", ".join(f"{k} {v}" for k, v in info.items() if k != "winners")
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@
     python experiments/bench_speed.py                       # every game, 2 and 4 players
     python experiments/bench_speed.py --envs line_v0 --players 2 3 4 --seconds 2
     python experiments/bench_speed.py --compare             # side by side with the peers
+    python experiments/bench_speed.py --memory 100000       # resident memory over many games
 
 ``--compare`` runs, one after the other in this process, the same random-masked-play
 loop over OpenSpiel's ``gin_rummy`` through pyspiel (rules only, and with observation
@@ -21,6 +22,7 @@ and written to ``results/bench_speed.md``.
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import statistics
 import sys
@@ -74,6 +76,47 @@ def raw_core(env_name: str, players: int, seconds: float, seed: int) -> float:
             game.apply(state, legal[int(rng.integers(len(legal)))], rng)
             moves += 1
     return moves / (time.perf_counter() - start)
+
+
+def rss_mib() -> float:
+    """Resident set size of this process in MiB (Linux /proc, else peak RSS)."""
+    try:
+        with open("/proc/self/statm") as f:
+            pages = int(f.read().split()[1])
+        return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, ValueError):
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def memory_run(env_name: str, players: int, games: int, seed: int) -> list[tuple[int, float]]:
+    """(games played, RSS MiB) at ten checkpoints of ``games`` random games in one env."""
+    import gc
+
+    env = cardenvs.make(env_name, num_players=players)
+    rng = np.random.default_rng(seed)
+    marks = {max(1, games * k // 10) for k in range(1, 11)}
+    out = [(0, rss_mib())]
+    try:
+        from tqdm import tqdm
+
+        it = tqdm(range(1, games + 1), desc=f"memory {env_name} {players}p", unit="game", leave=False)
+    except ImportError:  # pragma: no cover
+        it = range(1, games + 1)
+    for g in it:
+        env.reset(seed=seed + g)
+        for _agent in env.agent_iter():
+            obs, _r, term, trunc, _i = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.integers(legal.size)]))
+        if g in marks:
+            gc.collect()
+            out.append((g, rss_mib()))
+    return out
 
 
 def pz_connect_four(seconds: float, seed: int) -> tuple[float, float, float]:
@@ -180,6 +223,8 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--out", default="results/bench_speed.md")
     ap.add_argument("--compare", action="store_true", help="also time the peer libraries")
+    ap.add_argument("--memory", type=int, default=0, metavar="GAMES",
+                    help="also track resident memory over this many games per game and seat count")
     args = ap.parse_args()
     try:
         from tqdm import tqdm
@@ -230,6 +275,13 @@ def main() -> None:
         for label, sps, gps, spg in peers:
             lines.append(f"| {label} | {sps:,.0f} | {gps:,.1f} | {spg:,.1f} |")
         lines += ["", "Ratio columns: cardenvs AEC agent-steps/s divided by the peer's agent-steps/s."]
+    if args.memory:
+        lines += ["", f"Resident memory over {args.memory:,} random games in one env (MiB, after gc):", "",
+                  "| env | players | start | after 10% | end | growth 10%->end |", "|---|---:|---:|---:|---:|---:|"]
+        for env_name, p, *_ in rows:
+            marks = memory_run(env_name, p, args.memory, 7)
+            lines.append(f"| {env_name} | {p} | {marks[0][1]:.1f} | {marks[1][1]:.1f} | {marks[-1][1]:.1f} | "
+                         f"{marks[-1][1] - marks[1][1]:+.1f} |")
     table = "\n".join(lines)
     print(table)
     out = Path(args.out)

@@ -1,0 +1,102 @@
+"""Every ladder level and the coach, for every game: legal, deterministic, honest."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import agents
+import cardenvs
+from agents.tournament import Match, play_match
+
+ENV_NAMES = list(cardenvs.ENVS)
+
+
+def _positions(env_name: str, players: int, seed: int, count: int) -> list[tuple[object, object, int]]:
+    """(game, state, player) at a few decision points of random play."""
+    game = cardenvs.game_class(env_name)(players)
+    rng = np.random.default_rng(seed)
+    state = game.new_state(rng)
+    out = []
+    step = 0
+    while not game.is_terminal(state) and not game.is_truncated(state) and len(out) < count:
+        if step % 7 == 3:
+            out.append((game, game.clone(state), game.current_player(state)))
+        legal = game.legal_actions(state)
+        game.apply(state, legal[int(rng.integers(len(legal)))], rng)
+        step += 1
+    return out
+
+
+def _obs(game, state, p):
+    return {"observation": game.observe(state, p), "action_mask": game.legal_mask(state)}
+
+
+def test_api_errors() -> None:
+    with pytest.raises(ValueError, match="levels are"):
+        agents.make_agent("line_v0", "godlike")
+    with pytest.raises(ValueError, match="environments are"):
+        agents.levels("chess_v0")
+    assert agents.levels("line_v0")[:3] == ["random", "greedy", "planner"]
+
+
+@pytest.mark.parametrize("env_name", ENV_NAMES)
+def test_named_opponents(env_name: str) -> None:
+    opp = agents.opponents(env_name, "greedy", 2, seed=1)
+    assert len(opp) == 2 and len({a.name for a in opp}) == 2
+    if env_name == "rummy432_v0":
+        assert [a.name for a in agents.opponents(env_name, "planner", 4)] == ["Rosie", "Dev", "Mags", "Theo"]
+
+
+@pytest.mark.parametrize("env_name", ENV_NAMES)
+@pytest.mark.parametrize("level", ["greedy", "planner", "expert"])
+def test_levels_pick_legal_moves_and_are_deterministic(env_name: str, level: str) -> None:
+    game_cls = cardenvs.game_class(env_name)
+    for players in range(game_cls.min_players, game_cls.max_players + 1):
+        for game, state, p in _positions(env_name, players, seed=players, count=3 if level == "expert" else 6):
+            obs = _obs(game, state, p)
+            a1 = agents.make_agent(env_name, level, seed=5).act(obs)
+            a2 = agents.make_agent(env_name, level, seed=5).act(obs)
+            assert a1 == a2
+            assert obs["action_mask"][a1] == 1
+
+
+@pytest.mark.parametrize("env_name", ENV_NAMES)
+def test_whole_games_between_levels_are_legal(env_name: str) -> None:
+    game_cls = cardenvs.game_class(env_name)
+    for players in range(game_cls.min_players, game_cls.max_players + 1):
+        seats = tuple(["greedy", "planner", "random", "greedy", "planner"][:players])
+        res = play_match(Match(env_name, seats, seed=players))  # apply() refuses illegal moves
+        assert res.steps > 0
+
+
+@pytest.mark.parametrize("env_name", ENV_NAMES)
+@pytest.mark.parametrize("level", ["planner", "expert"])
+def test_advice_and_moves_ignore_hidden_cards(env_name: str, level: str) -> None:
+    """Same observation, same advice: re-dealing what the player cannot see changes nothing."""
+    coach = agents.Coach(env_name, level=level)
+    for game, state, p in _positions(env_name, 3, seed=11, count=2):
+        view = game.view(state, p)
+        other = game.sample_state(view, np.random.default_rng(99))
+        o1, o2 = _obs(game, state, p), _obs(game, other, p)
+        np.testing.assert_array_equal(o1["observation"], o2["observation"])
+        assert [a.action for a in coach.advise(o1)] == [a.action for a in coach.advise(o2)]
+        agent = agents.make_agent(env_name, level, seed=3)
+        first = agent.act(o1)
+        agent.seed(3)
+        assert agent.act(o2) == first
+
+
+@pytest.mark.parametrize("env_name", ENV_NAMES)
+def test_advice_covers_every_legal_move_with_reasons(env_name: str) -> None:
+    coach = agents.Coach(env_name)
+    kinds = set()
+    for game, state, p in _positions(env_name, 2, seed=4, count=12):
+        obs = _obs(game, state, p)
+        advice = coach.advise(obs)
+        assert sorted(a.action for a in advice) == sorted(np.flatnonzero(obs["action_mask"]).tolist())
+        for a in advice:
+            assert a.move == game.action_to_str(a.action)
+            assert len(a.reason) > 8, a
+            kinds.add(a.move.split()[0])
+    assert len(kinds) >= 2

@@ -1,0 +1,87 @@
+"""Trained policies: numpy inference equals torch, the training script runs, shipped files play."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import agents
+import cardenvs
+from agents.tournament import Match, play_match
+from agents.trained import NumpyPolicy, TrainedAgent, has_trained, policy_path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("env_name", list(cardenvs.ENVS))
+def test_shipped_policies_play_legal_moves(env_name: str) -> None:
+    if not has_trained(env_name):
+        pytest.skip(f"no policy shipped for {env_name}")
+    assert "trained" in agents.levels(env_name)
+    policy = NumpyPolicy.load(policy_path(env_name))
+    assert policy.weights[0].shape[1] == cardenvs.game_class(env_name).observation_size()
+    assert policy_path(env_name).stat().st_size < 5 * 2**20
+    game_cls = cardenvs.game_class(env_name)
+    for players in range(game_cls.min_players, game_cls.max_players + 1):
+        seats = tuple(["trained", "greedy", "trained", "random", "planner"][:players])
+        assert play_match(Match(env_name, seats, seed=players)).steps > 0  # apply() refuses illegal moves
+
+
+def test_numpy_policy_masks_and_normalises() -> None:
+    rng = np.random.default_rng(0)
+    pol = NumpyPolicy([rng.normal(size=(8, 5)), rng.normal(size=(3, 8))], [np.zeros(8), np.zeros(3)], "tanh")
+    probs = pol.probabilities(rng.normal(size=(4, 5)), np.array([[1, 0, 1]] * 4))
+    assert np.allclose(probs.sum(axis=1), 1) and (probs[:, 1] == 0).all()
+    with pytest.raises(ValueError, match="activation"):
+        NumpyPolicy([], [], "gelu")
+
+
+@pytest.mark.train
+def test_numpy_inference_matches_torch(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch")
+    sb3c = pytest.importorskip("sb3_contrib")
+    from agents.trained import export_sb3
+    from cardenvs.core.wrappers import SingleAgentEnv
+
+    game = cardenvs.game_class("rummy432_v0")(2)
+    env = SingleAgentEnv(game, [agents.RandomAgent(0)])
+    model = sb3c.MaskablePPO("MlpPolicy", env, seed=3, policy_kwargs={"net_arch": [32, 16]})
+    path = tmp_path / "p.npz"
+    export_sb3(model, {"env": "rummy432_v0"}).save(path)
+    pol = NumpyPolicy.load(path)
+    assert pol.meta["env"] == "rummy432_v0"
+    obs, masks = [], []
+    for seed in range(16):
+        o, _ = env.reset(seed=seed)
+        obs.append(o)
+        masks.append(env.action_masks())
+    obs_a, mask_a = np.stack(obs), np.stack(masks)
+    with torch.no_grad():
+        dist = model.policy.get_distribution(torch.as_tensor(obs_a), action_masks=mask_a)
+        expect = dist.distribution.probs.numpy()
+    np.testing.assert_allclose(pol.probabilities(obs_a, mask_a), expect, atol=1e-5)
+    agent = TrainedAgent("rummy432_v0", path, seed=1)
+    a = agent.act({"observation": obs_a[0], "action_mask": mask_a[0].astype(np.int8)})
+    assert a == int(np.argmax(expect[0]))
+
+
+@pytest.mark.train
+def test_training_script_smoke(tmp_path: Path) -> None:
+    pytest.importorskip("sb3_contrib")
+    sys.path.insert(0, str(ROOT / "experiments"))
+    import train
+
+    out = tmp_path / "run"
+    export = tmp_path / "policy.npz"
+    train.main(["--env", "line_v0", "--steps", "512", "--n-envs", "2", "--n-steps", "128", "--batch-size", "64",
+                "--eval-every", "256", "--eval-games", "2", "--eval-levels", "random", "--self-play", "0.5",
+                "--snapshot-every", "256", "--net-arch", "32", "--out", str(out), "--export", str(export)])
+    assert (out / "eval.csv").read_text().count("\n") >= 2
+    assert (out / "learning_curve.png").stat().st_size > 1000
+    assert list((out / "snapshots").glob("*.npz"))
+    agent = agents.make_agent("line_v0", f"policy:{export}", seed=0)
+    assert play_match(Match("line_v0", (f"policy:{export}", "random"), seed=1)).steps > 0
+    assert isinstance(agent, TrainedAgent)
