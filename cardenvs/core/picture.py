@@ -6,11 +6,26 @@ matplotlib (imported only here, only when a picture is asked for) into an RGB ar
 Card faces are coloured as the games name them: red hearts and diamonds, black clubs
 and spades, purple jokers; Line-it numbers by colour (heart red, diamond blue,
 leaf green, star yellow) and Bets grey.
+
+Layout rules, so that a game's pictures keep one shape while its position changes:
+
+* the picture is ``width_px`` wide and its height depends only on the number of bands
+  and of footer lines (every band has the same height: a label line above the cards,
+  the cards, a note line below them);
+* each band is one line of piles, left to right (centred with ``Table.centered``);
+  when a band is too wide its cards overlap (like a fanned hand: each card keeps its
+  corner index visible), and only if that is not enough is the whole table shrunk;
+* a card text ending in ``*`` is drawn with a gold edge (a marked card, e.g. one taken
+  from the discard); ``Pile.stack`` draws the backs as one squared stack with the count
+  on it; ``Pile.highlight`` outlines the pile (the player to move); ``Pile.slots``
+  reserves room for that many cards; an empty pile with an empty label is a blank
+  spacer; an empty card text ``""`` is an empty square (a dashed outline).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -23,6 +38,9 @@ class Pile:
     cards: list[str] = field(default_factory=list)
     backs: int = 0
     note: str = ""
+    stack: bool = False
+    highlight: bool = False
+    slots: int = 0
 
 
 @dataclass
@@ -32,14 +50,18 @@ class Table:
     title: str
     bands: list[list[Pile]]
     footer: str = ""
+    centered: bool = False
 
 
 _SUIT_GLYPH = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
 _LINEIT_COLOURS = {1: "#c62828", 2: "#1565c0", 3: "#2e7d32", 0: "#f9a825"}
+_LINEIT_TINTS = {1: "#fdecea", 2: "#e8f0fb", 3: "#e9f5ea", 0: "#fff8e1"}
+_LINEIT_GLYPH = {1: "\u2665", 2: "\u2666", 3: "\u2618", 0: "\u2605"}
 
 
 def card_face(text: str) -> tuple[str, str]:
     """(label, colour) of a card text of any of the games."""
+    text = text.rstrip("*")
     if text == "X":
         return "JKR", "#6a1b9a"
     if text.startswith("B") and text[1:].isdigit():
@@ -52,57 +74,235 @@ def card_face(text: str) -> tuple[str, str]:
     return text, "#212121"
 
 
+def _face_parts(text: str) -> tuple[str, str, str, str, str, str]:
+    """(corner index, corner glyph, centre text, centre sub-text, ink, paper) of a card."""
+    label, colour = card_face(text)
+    text = text.rstrip("*")
+    if text == "X":
+        return "JKR", "\u2605", "\u2605", "JOKER", colour, "#f6effa"
+    if text.startswith("B") and text[1:].isdigit():
+        return text, "", text[1:], "BET", colour, "#eeeeee"
+    if text.isdigit():
+        k = int(text) % 4
+        return text, _LINEIT_GLYPH[k], text, _LINEIT_GLYPH[k], colour, _LINEIT_TINTS[k]
+    if len(text) == 2 and text[1] in _SUIT_GLYPH:
+        return label[:-1], label[-1], label[:-1], label[-1], colour, "white"
+    return label, "", label, "", colour, "white"
+
+
+# sizes in pixels at scale 1 (the figure is drawn at 100 dpi: 1 pt = 100/72 px)
+_MARGIN = 14.0
+_TITLE_H = 36.0
+_CARD_W, _CARD_H = 46.0, 64.0
+_STEP = 51.0  # card to card, side by side
+_MIN_STEP = 19.0  # overlapped faces: the corner index stays readable
+_BACK_STEP = 16.0  # face-down cards always overlap like a fanned hand
+_PILE_GAP = 30.0
+_LABEL_H, _NOTE_H, _BAND_GAP = 19.0, 17.0, 9.0
+_BAND_H = _LABEL_H + _CARD_H + _NOTE_H + _BAND_GAP
+_FOOT_LINE = 19.0
+_TOP_GAP = 12.0
+_LABEL_PT, _NOTE_PT, _TITLE_PT, _FOOT_PT = 9.5, 8.5, 13.0, 9.5
+
+_FELT, _FELT_DARK = "#2e6b3f", "#23543a"
+
+
+def _backs_width(pile: Pile) -> float:
+    """Width of the face-down part of a pile (0 if none)."""
+    if pile.stack:
+        return _CARD_W + 6.0
+    if pile.backs <= 0:
+        return 0.0
+    return _CARD_W + (pile.backs - 1) * _BACK_STEP
+
+
+def _cards_width(pile: Pile, step: float) -> float:
+    """Width of a pile's cards at ``step`` between face-up cards (labels aside)."""
+    n = len(pile.cards)
+    faces = _CARD_W + (n - 1) * step if n else 0.0
+    backs = _backs_width(pile)
+    w = faces + backs + (step - _CARD_W if n and backs else 0.0)
+    if pile.slots:
+        w = max(w, _CARD_W + (pile.slots - 1) * step)
+    return max(w, _CARD_W if (pile.label or n or pile.backs or pile.stack) else 0.0)
+
+
 def draw_table(table: Table, width_px: int = 960) -> np.ndarray:
-    """Draw ``table`` into an ``(H, W, 3)`` uint8 array."""
+    """Draw ``table`` into an ``(H, W, 3)`` uint8 array (``W = width_px``).
+
+    ``H`` depends only on the number of bands and footer lines, so a game whose
+    pictures keep their structure gives frames of one shape (video friendly).
+    """
     import matplotlib
 
     matplotlib.use("Agg", force=False)
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
-    from matplotlib.patches import FancyBboxPatch
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.patches import FancyBboxPatch, Rectangle
 
-    card_w, card_h, gap, pile_gap = 0.62, 0.9, 0.08, 0.5
-    band_h = card_h + 0.75
-    # width of each band in card units, to scale the figure
-    def pile_width(p: Pile) -> float:
-        n = max(len(p.cards) + p.backs, 1)
-        return max(n * (card_w + gap), 0.35 * len(p.label) * 0.3 + 0.8)
+    dpi = 100.0
+    foot_lines = table.footer.split("\n") if table.footer else []
+    height_px = int(round(_TITLE_H + _TOP_GAP + _BAND_H * len(table.bands)
+                          + _FOOT_LINE * len(foot_lines) + _MARGIN))
+    fig = Figure(figsize=(width_px / dpi, height_px / dpi), dpi=dpi)
+    canvas = FigureCanvasAgg(fig)
+    renderer = canvas.get_renderer()
+    px_per_pt = dpi / 72.0
 
-    widths = [sum(pile_width(p) + pile_gap for p in band) for band in table.bands] or [8.0]
-    total_w = max(max(widths), 8.0) + 0.4
-    total_h = band_h * len(table.bands) + 1.2 + (0.5 if table.footer else 0)
-    dpi = 100
-    fig = Figure(figsize=(width_px / dpi, width_px / dpi * total_h / total_w), dpi=dpi)
-    ax = fig.add_axes((0, 0, 1, 1))
-    ax.set_xlim(0, total_w)
-    ax.set_ylim(total_h, 0)
-    ax.axis("off")
-    fig.patch.set_facecolor("#2e6b3f")
-    ax.text(0.2, 0.55, table.title, color="white", fontsize=13, fontweight="bold", va="center")
-    y = 1.0
+    def text_w(s: str, pt: float, bold: bool = False) -> float:
+        if not s:
+            return 0.0
+        prop = FontProperties(family="DejaVu Sans", size=pt, weight="bold" if bold else "normal")
+        w, _, _ = renderer.get_text_width_height_descent(s, prop, ismath=False)
+        return float(w)
+
+    # --- layout: a card step per band (overlap when too wide), then a global scale
+    avail = width_px - 2 * _MARGIN
+
+    def pile_w(p: Pile, step: float) -> float:
+        return max(_cards_width(p, step), text_w(p.label, _LABEL_PT, True), text_w(p.note, _NOTE_PT))
+
+    def band_w(band: list[Pile], step: float) -> float:
+        return sum(pile_w(p, step) for p in band) + _PILE_GAP * max(len(band) - 1, 0)
+
+    steps = []
+    need = avail
     for band in table.bands:
-        x = 0.2
+        step = _STEP
+        if band_w(band, step) > avail:
+            lo, hi = _MIN_STEP, _STEP
+            for _ in range(20):
+                mid = (lo + hi) / 2
+                lo, hi = (mid, hi) if band_w(band, mid) <= avail else (lo, mid)
+            step = lo
+        steps.append(step)
+        need = max(need, band_w(band, step))
+    k = avail / need  # 1 unless even overlapped cards do not fit
+
+    fig.patch.set_facecolor(_FELT)
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.set_xlim(0, width_px)
+    ax.set_ylim(height_px, 0)
+    ax.axis("off")
+
+    def X(u: float) -> float:
+        return _MARGIN + (u - _MARGIN) * k
+
+    def Y(u: float) -> float:
+        return _TITLE_H + _TOP_GAP + (u - _TITLE_H - _TOP_GAP) * k
+
+    def box(x: float, y: float, w: float, h: float, **kw: Any) -> None:
+        r = kw.pop("r", 5.0) * k
+        ax.add_patch(FancyBboxPatch((x, y), w, h, boxstyle=f"round,pad=0,rounding_size={r}",
+                                    mutation_aspect=1, **kw))
+
+    def face(x: float, y: float, text: str, covered: bool) -> None:
+        w, h = _CARD_W * k, _CARD_H * k
+        if text == "":
+            placeholder(x, y)
+            return
+        corner, glyph, centre, sub, ink, paper = _face_parts(text)
+        marked = text.endswith("*")
+        box(x, y, w, h, fc=paper, ec="#ffb300" if marked else "#5f6b62",
+            lw=(2.6 if marked else 0.9) * k)
+        small = 9.0 if len(corner) <= 2 else 7.0
+        ax.text(x + 3 * k, y + 3 * k, corner, color=ink, fontsize=small * k, fontweight="bold",
+                ha="left", va="top", family="DejaVu Sans")
+        if glyph:
+            ax.text(x + 3 * k, y + 16 * k, glyph, color=ink, fontsize=8 * k, ha="left",
+                    va="top", family="DejaVu Sans")
+        if covered:
+            return
+        cx = x + w / 2 + 4 * k
+        big = {1: 16.0, 2: 14.0}.get(len(centre), 11.5)
+        if centre == "\u2605":
+            big = 20.0
+        ax.text(cx, y + h * 0.47, centre, color=ink, fontsize=big * k,
+                fontweight="bold", ha="center", va="center", family="DejaVu Sans")
+        if sub:
+            spt = 6.0 if len(sub) > 1 else 12.0
+            ax.text(cx, y + h * 0.8, sub, color=ink, fontsize=spt * k,
+                    fontweight="bold" if len(sub) > 1 else "normal",
+                    ha="center", va="center", family="DejaVu Sans")
+
+    def back(x: float, y: float) -> None:
+        w, h = _CARD_W * k, _CARD_H * k
+        box(x, y, w, h, fc="#f4f1e8", ec="#3b4a6b", lw=0.9 * k)
+        ins = 3.5 * k
+        box(x + ins, y + ins, w - 2 * ins, h - 2 * ins, fc="#1f3f8a", ec="#6f8fd8",
+            lw=0.0, hatch="////", r=3.0)
+
+    def placeholder(x: float, y: float) -> None:
+        box(x, y, _CARD_W * k, _CARD_H * k, fc="none", ec="#8fc79f", lw=1.0 * k, ls=(0, (3, 3)))
+
+    # --- title bar
+    ax.add_patch(Rectangle((0, 0), width_px, _TITLE_H, fc=_FELT_DARK, ec="none"))
+    title_pt = _TITLE_PT * min(1.0, avail / max(text_w(table.title, _TITLE_PT, True), 1.0))
+    ax.text(_MARGIN, _TITLE_H / 2, table.title, color="white", fontsize=title_pt,
+            fontweight="bold", va="center", ha="left", family="DejaVu Sans")
+
+    # --- bands
+    y0 = _TITLE_H + _TOP_GAP
+    for band, step in zip(table.bands, steps):
+        x = _MARGIN
+        if table.centered:
+            x += (avail - band_w(band, step) * k) / 2 / k if k == 1 else 0.0
         for pile in band:
-            label = pile.label + (f"  {pile.note}" if pile.note else "")
-            ax.text(x, y + 0.05, label, color="#e8f5e9", fontsize=9, va="top")
-            cx = x
-            for text in pile.cards:
-                face, colour = card_face(text)
-                ax.add_patch(FancyBboxPatch((cx, y + 0.35), card_w, card_h, boxstyle="round,pad=0.02,rounding_size=0.06",
-                                            fc="white", ec="#424242", lw=0.8))
-                ax.text(cx + card_w / 2, y + 0.35 + card_h / 2, face, color=colour, fontsize=10,
-                        fontweight="bold", ha="center", va="center")
-                cx += card_w + gap
-            for _ in range(pile.backs):
-                ax.add_patch(FancyBboxPatch((cx, y + 0.35), card_w, card_h, boxstyle="round,pad=0.02,rounding_size=0.06",
-                                            fc="#1a237e", ec="#e0e0e0", lw=0.8, hatch="//"))
-                cx += card_w + gap
-            if not pile.cards and not pile.backs:
-                ax.add_patch(FancyBboxPatch((cx, y + 0.35), card_w, card_h, boxstyle="round,pad=0.02,rounding_size=0.06",
-                                            fc="none", ec="#a5d6a7", lw=0.8, ls="--"))
-            x += pile_width(pile) + pile_gap
-        y += band_h
-    if table.footer:
-        ax.text(0.2, y + 0.1, table.footer, color="white", fontsize=10, va="top")
-    fig.canvas.draw()
-    buf = np.asarray(fig.canvas.buffer_rgba())
-    return buf[:, :, :3].copy()
+            pw = pile_w(pile, step)
+            px, py = X(x), Y(y0)
+            cy = Y(y0 + _LABEL_H)
+            spacer = not (pile.label or pile.cards or pile.backs or pile.stack)
+            if pile.highlight and not spacer:
+                box(px - 6 * k, py - 3 * k, (pw + 12) * k, (_LABEL_H + _CARD_H + _NOTE_H + 4) * k,
+                    fc="#ffffff14", ec="#ffd54f", lw=2.0 * k, r=8.0)
+            if pile.label:
+                ax.text(px, py + 1 * k, pile.label, color="#ffe082" if pile.highlight else "#f1f8e9",
+                        fontsize=_LABEL_PT * k, fontweight="bold", va="top", ha="left",
+                        family="DejaVu Sans")
+            if pile.note:
+                ax.text(px, Y(y0 + _LABEL_H + _CARD_H + 2), pile.note, color="#c8e6c9",
+                        fontsize=_NOTE_PT * k, va="top", ha="left", family="DejaVu Sans")
+            cx = px
+            n = len(pile.cards)
+            for i, text in enumerate(pile.cards):
+                last = i == n - 1 and not (pile.backs or pile.stack)
+                face(cx, cy, text, covered=not last and step < _CARD_W + 1)
+                cx += step * k
+            if n and (pile.backs or pile.stack):
+                cx += (max(step, _CARD_W + 6) - step) * k  # a small gap before the backs
+            if pile.stack:
+                layers = min(3, max(pile.backs, 1)) if pile.backs else 0
+                for j in range(layers):
+                    back(cx + (layers - 1 - j) * 2.5 * k, cy - (layers - 1 - j) * 2.0 * k)
+                if not layers:
+                    placeholder(cx, cy)
+                label = str(pile.backs)
+                bw = max(text_w(label, 10, True) + 10, 24) * k
+                box(cx + (_CARD_W * k - bw) / 2, cy + (_CARD_H / 2 - 10) * k, bw, 20 * k,
+                    fc="white", ec="#3b4a6b", lw=0.8 * k, r=9.0)
+                ax.text(cx + _CARD_W * k / 2, cy + _CARD_H / 2 * k, label, color="#1f3f8a",
+                        fontsize=10 * k, fontweight="bold", ha="center", va="center",
+                        family="DejaVu Sans")
+            else:
+                for _ in range(pile.backs):
+                    back(cx, cy)
+                    cx += _BACK_STEP * k
+            if not n and not pile.backs and not pile.stack and not spacer:
+                placeholder(px, cy)
+            x += pw + _PILE_GAP
+        y0 += _BAND_H
+
+    # --- footer
+    fy = Y(y0) + 2
+    if foot_lines:
+        ax.add_patch(Rectangle((0, fy - 6), width_px, height_px - fy + 6, fc=_FELT_DARK, ec="none"))
+    for line in foot_lines:
+        pt = _FOOT_PT * min(1.0, avail / max(text_w(line, _FOOT_PT), 1.0))
+        ax.text(_MARGIN, fy, line, color="white", fontsize=pt, va="top", ha="left",
+                family="DejaVu Sans")
+        fy += _FOOT_LINE
+
+    canvas.draw()
+    buf = np.asarray(canvas.buffer_rgba())
+    return np.ascontiguousarray(buf[:, :, :3])

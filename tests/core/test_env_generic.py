@@ -102,3 +102,13 @@ def test_single_agent_env_reward_is_learners() -> None:
     # learner adds 3, opponent 1 each round: 3,4,7,8,11 -> the learner reaches 11
     assert reward == 1.0
     assert isinstance(sa.observation_space, gymnasium.spaces.Box)
+
+
+def test_order_enforced_before_reset() -> None:
+    e = env()
+    with pytest.raises(AttributeError, match="before reset"):
+        e.last()
+    with pytest.raises(AttributeError, match="before reset"):
+        _ = e.agent_selection
+    e.reset(seed=0)
+    assert e.last()[0]["action_mask"].tolist() == [1, 1, 1]
