@@ -40,6 +40,11 @@ env.reset(seed=0)
 Any other value or combination raises `OptionError` (a `ValueError`) naming the allowed
 values, e.g. `pack="four", hand_size=9` or `hand_size=12, num_players=4`.
 
+Rendering: `render_mode` is `None`, `"ansi"` (text), `"human"` (prints the text) or
+`"rgb_array"` (`render()` returns an `(H, W, 3)` uint8 picture of the table: your cards at
+the bottom grouped by rank, the others across the top with the discards they took);
+`render_viewer` (a seat, or `None` for every hand face up) chooses whose view is drawn.
+
 ## Observation
 
 Float32, the same size (514) for every option and seat count.  Seat-relative slots:
@@ -157,7 +162,7 @@ class raw_env(CardGameEnv):
 
     game_class = Rummy432Game
     metadata = {
-        "render_modes": ["human", "ansi"],
+        "render_modes": ["human", "ansi", "rgb_array"],
         "name": "rummy432_v0",
         "is_parallelizable": False,
         "render_fps": 1,

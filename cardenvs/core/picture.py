@@ -13,6 +13,7 @@ Layout rules, so that a game's pictures keep one shape while its position change
   and of footer lines (every band has the same height: a label line above the cards,
   the cards, a note line below them);
 * each band is one line of piles, left to right (centred with ``Table.centered``);
+  consecutive bands with as many piles line their piles up in columns (unless centred);
   when a band is too wide its cards overlap (like a fanned hand: each card keeps its
   corner index visible), and only if that is not enough is the whole table shrunk;
 * a card text ending in ``*`` is drawn with a gold edge (a marked card, e.g. one taken
@@ -127,6 +128,119 @@ def _cards_width(pile: Pile, step: float) -> float:
     return max(w, _CARD_W if (pile.label or n or pile.backs or pile.stack) else 0.0)
 
 
+def _box(ax: Any, x: float, y: float, w: float, h: float, k: float, **kw: Any) -> None:
+    from matplotlib.patches import FancyBboxPatch
+
+    r = kw.pop("r", 5.0) * k
+    ax.add_patch(FancyBboxPatch((x, y), w, h, boxstyle=f"round,pad=0,rounding_size={r}",
+                                mutation_aspect=1, **kw))
+
+
+def _draw_placeholder(ax: Any, x: float, y: float, k: float) -> None:
+    _box(ax, x, y, _CARD_W * k, _CARD_H * k, k, fc="none", ec="#8fc79f", lw=1.0 * k,
+         ls=(0, (3, 3)))
+
+
+def _draw_face(ax: Any, x: float, y: float, text: str, covered: bool, k: float) -> None:
+    w, h = _CARD_W * k, _CARD_H * k
+    corner, glyph, centre, sub, ink, paper = _face_parts(text)
+    marked = text.endswith("*")
+    _box(ax, x, y, w, h, k, fc=paper, ec="#ffb300" if marked else "#5f6b62",
+         lw=(2.6 if marked else 0.9) * k)
+    small = 9.0 if len(corner) <= 2 else 7.0
+    ax.text(x + 3 * k, y + 3 * k, corner, color=ink, fontsize=small * k, fontweight="bold",
+            ha="left", va="top", family="DejaVu Sans")
+    if glyph:
+        ax.text(x + 3 * k, y + 16 * k, glyph, color=ink, fontsize=8 * k, ha="left",
+                va="top", family="DejaVu Sans")
+    if covered:
+        return
+    cx = x + w / 2 + 4 * k
+    big = {1: 16.0, 2: 14.0}.get(len(centre), 11.5)
+    if centre == "\u2605":
+        big = 20.0
+    ax.text(cx, y + h * 0.47, centre, color=ink, fontsize=big * k,
+            fontweight="bold", ha="center", va="center", family="DejaVu Sans")
+    if sub:
+        spt = 6.0 if len(sub) > 1 else 12.0
+        ax.text(cx, y + h * 0.8, sub, color=ink, fontsize=spt * k,
+                fontweight="bold" if len(sub) > 1 else "normal",
+                ha="center", va="center", family="DejaVu Sans")
+
+
+def _draw_back(ax: Any, x: float, y: float, k: float) -> None:
+    w, h = _CARD_W * k, _CARD_H * k
+    _box(ax, x, y, w, h, k, fc="#f4f1e8", ec="#3b4a6b", lw=0.9 * k)
+    ins = 3.5 * k
+    _box(ax, x + ins, y + ins, w - 2 * ins, h - 2 * ins, k, fc="#1f3f8a", ec="#6f8fd8",
+         lw=0.0, hatch="////", r=3.0)
+
+
+def _draw_stack(ax: Any, x: float, y: float, count: int, k: float) -> None:
+    layers = min(3, count)
+    for j in range(layers):
+        _draw_back(ax, x + (layers - 1 - j) * 2.5 * k, y - (layers - 1 - j) * 2.0 * k, k)
+    if not layers:
+        _draw_placeholder(ax, x, y, k)
+    label = str(count)
+    bw = (10 + 8 * len(label)) * k
+    _box(ax, x + (_CARD_W * k - bw) / 2, y + (_CARD_H / 2 - 10) * k, bw, 20 * k, k,
+         fc="white", ec="#3b4a6b", lw=0.8 * k, r=9.0)
+    ax.text(x + _CARD_W * k / 2, y + _CARD_H / 2 * k, label, color="#1f3f8a",
+            fontsize=10 * k, fontweight="bold", ha="center", va="center", family="DejaVu Sans")
+
+
+# Cards are drawn once per process as small RGBA sprites and pasted (drawing text is
+# what costs time in matplotlib; a table shows the same cards again and again).
+_SPRITE_PAD = 6
+_SPRITES: dict[tuple[Any, ...], np.ndarray] = {}
+
+
+def _sprite(kind: str, what: Any, k: float) -> np.ndarray:
+    """Float RGBA (h, w, 4) picture of a card (``face``: (text, covered); ``back``;
+    ``stack``: count) with the card's top-left corner at (_SPRITE_PAD, _SPRITE_PAD)."""
+    key = (kind, what, round(k, 4))
+    if key not in _SPRITES:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+
+        w = int(np.ceil(_CARD_W * k)) + 2 * _SPRITE_PAD
+        h = int(np.ceil(_CARD_H * k)) + 2 * _SPRITE_PAD
+        fig = Figure(figsize=(w / 100, h / 100), dpi=100)
+        canvas = FigureCanvasAgg(fig)
+        fig.patch.set_alpha(0.0)
+        ax = fig.add_axes((0, 0, 1, 1))
+        ax.set_xlim(0, w)
+        ax.set_ylim(h, 0)
+        ax.axis("off")
+        p = float(_SPRITE_PAD)
+        if kind == "face":
+            _draw_face(ax, p, p, what[0], what[1], k)
+        elif kind == "back":
+            _draw_back(ax, p, p, k)
+        else:
+            _draw_stack(ax, p, p, what, k)
+        canvas.draw()
+        if len(_SPRITES) > 2000:
+            _SPRITES.clear()
+        _SPRITES[key] = np.asarray(canvas.buffer_rgba()).astype(np.float32) / 255.0
+    return _SPRITES[key]
+
+
+def _paste(buf: np.ndarray, sprite: np.ndarray, x: float, y: float) -> None:
+    """Alpha-composite ``sprite`` (float RGBA) onto ``buf`` (float RGB) at card corner (x, y)."""
+    x0, y0 = int(round(x)) - _SPRITE_PAD, int(round(y)) - _SPRITE_PAD
+    h, w = sprite.shape[:2]
+    bx0, by0 = max(x0, 0), max(y0, 0)
+    bx1, by1 = min(x0 + w, buf.shape[1]), min(y0 + h, buf.shape[0])
+    if bx1 <= bx0 or by1 <= by0:
+        return
+    sp = sprite[by0 - y0:by1 - y0, bx0 - x0:bx1 - x0]
+    a = sp[:, :, 3:4]
+    region = buf[by0:by1, bx0:bx1]
+    region[:] = sp[:, :, :3] * a + region * (1.0 - a)
+
+
 def draw_table(table: Table, width_px: int = 960) -> np.ndarray:
     """Draw ``table`` into an ``(H, W, 3)`` uint8 array (``W = width_px``).
 
@@ -139,7 +253,7 @@ def draw_table(table: Table, width_px: int = 960) -> np.ndarray:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from matplotlib.font_manager import FontProperties
-    from matplotlib.patches import FancyBboxPatch, Rectangle
+    from matplotlib.patches import Rectangle
 
     dpi = 100.0
     foot_lines = table.footer.split("\n") if table.footer else []
@@ -148,14 +262,17 @@ def draw_table(table: Table, width_px: int = 960) -> np.ndarray:
     fig = Figure(figsize=(width_px / dpi, height_px / dpi), dpi=dpi)
     canvas = FigureCanvasAgg(fig)
     renderer = canvas.get_renderer()
-    px_per_pt = dpi / 72.0
+
+    widths: dict[tuple[str, float, bool], float] = {}
 
     def text_w(s: str, pt: float, bold: bool = False) -> float:
         if not s:
             return 0.0
-        prop = FontProperties(family="DejaVu Sans", size=pt, weight="bold" if bold else "normal")
-        w, _, _ = renderer.get_text_width_height_descent(s, prop, ismath=False)
-        return float(w)
+        if (s, pt, bold) not in widths:
+            prop = FontProperties(family="DejaVu Sans", size=pt, weight="bold" if bold else "normal")
+            w, _, _ = renderer.get_text_width_height_descent(s, prop, ismath=False)
+            widths[s, pt, bold] = float(w)
+        return widths[s, pt, bold]
 
     # --- layout: a card step per band (overlap when too wide), then a global scale
     avail = width_px - 2 * _MARGIN
@@ -167,17 +284,29 @@ def draw_table(table: Table, width_px: int = 960) -> np.ndarray:
         return sum(pile_w(p, step) for p in band) + _PILE_GAP * max(len(band) - 1, 0)
 
     steps = []
-    need = avail
     for band in table.bands:
         step = _STEP
         if band_w(band, step) > avail:
             lo, hi = _MIN_STEP, _STEP
-            for _ in range(20):
+            for _ in range(16):
                 mid = (lo + hi) / 2
                 lo, hi = (mid, hi) if band_w(band, mid) <= avail else (lo, mid)
             step = lo
         steps.append(step)
-        need = max(need, band_w(band, step))
+    # columns: consecutive bands with as many piles share their piles' widths
+    cols: list[list[float]] = []
+    i = 0
+    while i < len(table.bands):
+        j = i
+        while (not table.centered and j + 1 < len(table.bands)
+               and len(table.bands[j + 1]) == len(table.bands[i])):
+            j += 1
+        group = range(i, j + 1)
+        widest = [max(pile_w(table.bands[b][c], steps[b]) for b in group)
+                  for c in range(len(table.bands[i]))]
+        cols.extend([widest] * len(group))
+        i = j + 1
+    need = max([avail] + [sum(w) + _PILE_GAP * max(len(w) - 1, 0) for w in cols])
     k = avail / need  # 1 unless even overlapped cards do not fit
 
     fig.patch.set_facecolor(_FELT)
@@ -192,49 +321,10 @@ def draw_table(table: Table, width_px: int = 960) -> np.ndarray:
     def Y(u: float) -> float:
         return _TITLE_H + _TOP_GAP + (u - _TITLE_H - _TOP_GAP) * k
 
-    def box(x: float, y: float, w: float, h: float, **kw: Any) -> None:
-        r = kw.pop("r", 5.0) * k
-        ax.add_patch(FancyBboxPatch((x, y), w, h, boxstyle=f"round,pad=0,rounding_size={r}",
-                                    mutation_aspect=1, **kw))
-
-    def face(x: float, y: float, text: str, covered: bool) -> None:
-        w, h = _CARD_W * k, _CARD_H * k
-        if text == "":
-            placeholder(x, y)
-            return
-        corner, glyph, centre, sub, ink, paper = _face_parts(text)
-        marked = text.endswith("*")
-        box(x, y, w, h, fc=paper, ec="#ffb300" if marked else "#5f6b62",
-            lw=(2.6 if marked else 0.9) * k)
-        small = 9.0 if len(corner) <= 2 else 7.0
-        ax.text(x + 3 * k, y + 3 * k, corner, color=ink, fontsize=small * k, fontweight="bold",
-                ha="left", va="top", family="DejaVu Sans")
-        if glyph:
-            ax.text(x + 3 * k, y + 16 * k, glyph, color=ink, fontsize=8 * k, ha="left",
-                    va="top", family="DejaVu Sans")
-        if covered:
-            return
-        cx = x + w / 2 + 4 * k
-        big = {1: 16.0, 2: 14.0}.get(len(centre), 11.5)
-        if centre == "\u2605":
-            big = 20.0
-        ax.text(cx, y + h * 0.47, centre, color=ink, fontsize=big * k,
-                fontweight="bold", ha="center", va="center", family="DejaVu Sans")
-        if sub:
-            spt = 6.0 if len(sub) > 1 else 12.0
-            ax.text(cx, y + h * 0.8, sub, color=ink, fontsize=spt * k,
-                    fontweight="bold" if len(sub) > 1 else "normal",
-                    ha="center", va="center", family="DejaVu Sans")
-
-    def back(x: float, y: float) -> None:
-        w, h = _CARD_W * k, _CARD_H * k
-        box(x, y, w, h, fc="#f4f1e8", ec="#3b4a6b", lw=0.9 * k)
-        ins = 3.5 * k
-        box(x + ins, y + ins, w - 2 * ins, h - 2 * ins, fc="#1f3f8a", ec="#6f8fd8",
-            lw=0.0, hatch="////", r=3.0)
-
     def placeholder(x: float, y: float) -> None:
-        box(x, y, _CARD_W * k, _CARD_H * k, fc="none", ec="#8fc79f", lw=1.0 * k, ls=(0, (3, 3)))
+        _draw_placeholder(ax, x, y, k)
+
+    sprites: list[tuple[np.ndarray, float, float]] = []
 
     # --- title bar
     ax.add_patch(Rectangle((0, 0), width_px, _TITLE_H, fc=_FELT_DARK, ec="none"))
@@ -244,18 +334,18 @@ def draw_table(table: Table, width_px: int = 960) -> np.ndarray:
 
     # --- bands
     y0 = _TITLE_H + _TOP_GAP
-    for band, step in zip(table.bands, steps):
+    for band, step, col_w in zip(table.bands, steps, cols):
         x = _MARGIN
-        if table.centered:
-            x += (avail - band_w(band, step) * k) / 2 / k if k == 1 else 0.0
-        for pile in band:
+        if table.centered and k == 1:
+            x += (avail - sum(col_w) - _PILE_GAP * max(len(col_w) - 1, 0)) / 2
+        for pile, cw in zip(band, col_w):
             pw = pile_w(pile, step)
             px, py = X(x), Y(y0)
             cy = Y(y0 + _LABEL_H)
             spacer = not (pile.label or pile.cards or pile.backs or pile.stack)
             if pile.highlight and not spacer:
-                box(px - 6 * k, py - 3 * k, (pw + 12) * k, (_LABEL_H + _CARD_H + _NOTE_H + 4) * k,
-                    fc="#ffffff14", ec="#ffd54f", lw=2.0 * k, r=8.0)
+                _box(ax, px - 6 * k, py - 3 * k, (pw + 12) * k, (_LABEL_H + _CARD_H + _NOTE_H + 4) * k,
+                     k, fc="#ffffff14", ec="#ffd54f", lw=2.0 * k, r=8.0)
             if pile.label:
                 ax.text(px, py + 1 * k, pile.label, color="#ffe082" if pile.highlight else "#f1f8e9",
                         fontsize=_LABEL_PT * k, fontweight="bold", va="top", ha="left",
@@ -267,30 +357,23 @@ def draw_table(table: Table, width_px: int = 960) -> np.ndarray:
             n = len(pile.cards)
             for i, text in enumerate(pile.cards):
                 last = i == n - 1 and not (pile.backs or pile.stack)
-                face(cx, cy, text, covered=not last and step < _CARD_W + 1)
+                if text == "":
+                    placeholder(cx, cy)
+                else:
+                    covered = not last and step < _CARD_W + 1
+                    sprites.append((_sprite("face", (text, covered), k), cx, cy))
                 cx += step * k
             if n and (pile.backs or pile.stack):
                 cx += (max(step, _CARD_W + 6) - step) * k  # a small gap before the backs
             if pile.stack:
-                layers = min(3, max(pile.backs, 1)) if pile.backs else 0
-                for j in range(layers):
-                    back(cx + (layers - 1 - j) * 2.5 * k, cy - (layers - 1 - j) * 2.0 * k)
-                if not layers:
-                    placeholder(cx, cy)
-                label = str(pile.backs)
-                bw = max(text_w(label, 10, True) + 10, 24) * k
-                box(cx + (_CARD_W * k - bw) / 2, cy + (_CARD_H / 2 - 10) * k, bw, 20 * k,
-                    fc="white", ec="#3b4a6b", lw=0.8 * k, r=9.0)
-                ax.text(cx + _CARD_W * k / 2, cy + _CARD_H / 2 * k, label, color="#1f3f8a",
-                        fontsize=10 * k, fontweight="bold", ha="center", va="center",
-                        family="DejaVu Sans")
+                sprites.append((_sprite("stack", pile.backs, k), cx, cy))
             else:
                 for _ in range(pile.backs):
-                    back(cx, cy)
+                    sprites.append((_sprite("back", None, k), cx, cy))
                     cx += _BACK_STEP * k
             if not n and not pile.backs and not pile.stack and not spacer:
                 placeholder(px, cy)
-            x += pw + _PILE_GAP
+            x += cw + _PILE_GAP
         y0 += _BAND_H
 
     # --- footer
@@ -304,5 +387,7 @@ def draw_table(table: Table, width_px: int = 960) -> np.ndarray:
         fy += _FOOT_LINE
 
     canvas.draw()
-    buf = np.asarray(canvas.buffer_rgba())
-    return np.ascontiguousarray(buf[:, :, :3])
+    buf = np.asarray(canvas.buffer_rgba())[:, :, :3].astype(np.float32) / 255.0
+    for sprite, x, y in sprites:
+        _paste(buf, sprite, x, y)
+    return np.clip(np.round(buf * 255.0), 0, 255).astype(np.uint8)
