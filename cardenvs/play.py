@@ -90,10 +90,11 @@ def play(
             if advisor is None:
                 advisor = agents.Coach(env_name)
             for k, adv in enumerate(advisor.advise(obs, top=5), 1):
-                out.write(f"  {k}. {adv.move}  ({adv.value:+.2f})  {adv.reason}\n")
+                number = legal.index(adv.action) + 1 if adv.action in legal else "?"
+                out.write(f"  {k}. [{number}] {adv.move}  ({adv.value:+.2f})  {adv.reason}\n")
             continue
         try:
-            if line.isdigit():
+            if line.isdecimal() and line.isascii():
                 k = int(line)
                 if not 1 <= k <= len(legal):
                     raise ValueError(f"choose a number from 1 to {len(legal)}")
@@ -106,7 +107,7 @@ def play(
             out.write(f"  {err}\n")
             continue
         if advisor is not None and coach:
-            out.write(f"  coach: {advisor.comment(obs, action)}\n")
+            out.write(f"  {advisor.comment(obs, action)}\n")
         game.apply(state, action, rng)
         shown = False
     out.write("\n" + game.render(state, None) + "\n")
@@ -114,11 +115,26 @@ def play(
     infos = game.infos(state)
     out.write("game over" + (" (turn cap reached)" if not game.is_terminal(state) else "") + "\n")
     for i in range(n):
-        out.write(f"  player_{i} {names[i]}: reward {ret[i]:+.0f} {infos[i]}\n")
-    best = max(ret)
-    winners = [names[i] for i in range(n) if ret[i] == best]
-    out.write("winner: " + " and ".join(winners) + "\n")
+        out.write(f"  player_{i} {names[i]}: reward {ret[i]:+.0f}{_brief(infos[i])}\n")
+    if game.is_terminal(state):
+        best = max(ret)
+        winners = [names[i] for i in range(n) if ret[i] == best]
+        out.write("winner: " + " and ".join(winners) + "\n")
+    else:
+        out.write("winner: none (the game was cut off)\n")
     return 0
+
+
+def _brief(info: dict[str, Any]) -> str:
+    """The short entries of a player's end-of-game info (numbers, words, short lists)."""
+    parts = []
+    for key, value in info.items():
+        if isinstance(value, (bool, int, float, str)) or (
+            isinstance(value, (list, tuple)) and len(value) <= 8
+            and all(isinstance(v, (bool, int, float, str)) for v in value)
+        ):
+            parts.append(f"{key} {value}")
+    return ("  (" + ", ".join(parts) + ")") if parts else ""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -136,7 +152,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return play(args.env, args.players, args.opponents, args.seed, args.coach)
     except (ValueError, KeyboardInterrupt) as err:
-        print(f"error: {err}" if isinstance(err, ValueError) else "\nbye")
+        if isinstance(err, KeyboardInterrupt):
+            print("\nbye")
+            return 130
+        print(f"error: {err}", file=sys.stderr)
         return 2
 
 

@@ -247,9 +247,7 @@ def draw_table(table: Table, width_px: int = 960) -> np.ndarray:
     ``H`` depends only on the number of bands and footer lines, so a game whose
     pictures keep their structure gives frames of one shape (video friendly).
     """
-    import matplotlib
-
-    matplotlib.use("Agg", force=False)
+    # draws on its own Agg canvas: the caller's pyplot backend is left alone
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from matplotlib.font_manager import FontProperties
