@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -38,10 +39,10 @@ CASTS: dict[str, tuple[str, ...]] = {
 }
 
 #: search budget of the expert per game (simulations, rollout depth, candidates)
-EXPERT_BUDGET: dict[str, dict[str, int]] = {
-    "line_v0": {"simulations": 48, "depth": 16, "max_candidates": 6},
+EXPERT_BUDGET: dict[str, dict[str, Any]] = {
+    "line_v0": {"simulations": 16, "depth": 8, "max_candidates": 1},  # search does not beat the planner yet (see agents/games/line.py)
     "lineit_v0": {"simulations": 48, "depth": 16, "max_candidates": 6},
-    "rummy432_v0": {"simulations": 48, "depth": 16, "max_candidates": 6},
+    "rummy432_v0": {"simulations": 200, "depth": 60, "max_candidates": 2},
 }
 
 

@@ -59,6 +59,14 @@ class Knowledge(ABC):
     def evaluate(self, game: Game[Any, Any], state: Any, player: int) -> float:
         """Value in [-1, 1] of a (sampled) full state for ``player``, to end rollouts early."""
 
+    def outcome(self, game: Game[Any, Any], state: Any, player: int) -> float:
+        """Value of a finished (sampled) game for ``player``; by default its reward.
+
+        A game may return a finer margin (still in [-1, 1]) so that search can tell
+        a narrow loss from a heavy one.
+        """
+        return float(game.returns(state)[player])
+
     def rollout_action(self, game: Game[Any, Any], state: Any, rng: np.random.Generator) -> int:
         """The move of the player to move inside a search rollout (greedy on their view)."""
         p = game.current_player(state)
@@ -106,6 +114,11 @@ class SearchAgent(Agent):
     heuristic), plays each sample out with the greedy heuristic for up to ``depth``
     moves and scores the end with ``Knowledge.evaluate``.  ``simulations`` (not wall
     time) is the budget, so a seeded agent is deterministic.
+
+    With ``paired=True`` every candidate is played on the same sampled worlds with the
+    same rollout randomness (common random numbers), so the comparison between moves
+    is not drowned by the luck of the deal; ``simulations`` then counts worlds, and
+    each world costs one rollout per candidate.
     """
 
     def __init__(
@@ -116,12 +129,14 @@ class SearchAgent(Agent):
         max_candidates: int = 6,
         seed: int | None = None,
         name: str | None = None,
+        paired: bool = False,
     ) -> None:
         super().__init__(seed, name)
         self.knowledge = knowledge
         self.simulations = simulations
         self.depth = depth
         self.max_candidates = max_candidates
+        self.paired = paired
         self._decode = cardenvs.game_class(knowledge.env_name).decode
 
     def evaluate_actions(self, observation: Observation) -> tuple[Game[Any, Any], Any, list[int], np.ndarray]:
@@ -141,6 +156,19 @@ class SearchAgent(Agent):
         totals = np.zeros(len(order))
         counts = np.zeros(len(order))
         rng = self.rng
+        if self.paired:
+            for _world in range(self.simulations):
+                base = game.sample_state(view, rng)
+                seed = int(rng.integers(2**63))
+                for k in range(len(order)):
+                    state = game.clone(base)
+                    sim_rng = np.random.default_rng(seed)
+                    game.apply(state, legal[order[k]], sim_rng)
+                    totals[k] += self._rollout(game, state, me, sim_rng)
+                    counts[k] += 1
+            values[order] = totals / np.maximum(counts, 1)
+            values[order] += 1e-6 * (len(order) - np.arange(len(order)))
+            return game, view, legal, values
         for sim in range(self.simulations):
             if sim < len(order):
                 k = sim
@@ -163,7 +191,7 @@ class SearchAgent(Agent):
                 break
             game.apply(state, know.rollout_action(game, state, rng), rng)
         if game.is_terminal(state):
-            return float(game.returns(state)[me])
+            return know.outcome(game, state, me)
         return know.evaluate(game, state, me)
 
     def act(self, observation: Observation) -> int:
