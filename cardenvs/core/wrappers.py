@@ -72,6 +72,9 @@ class SingleAgentEnv(gymnasium.Env):
         learner_seat: the learner's seat, or ``None`` to draw it at each reset.
         illegal_reward: reward for an illegal action, which ends the episode (the
             policy Gymnasium's and SB3's checkers expect; masked policies never pay it).
+        step_reward: optional shaping ``(info, seat) -> float`` added to the learner's
+            reward after every move (its own and the opponents'), given the learner's
+            info dict of that moment; e.g. a reward per round won in multi-round games.
         **options: ``num_players`` and game options when ``game`` is a name.
 
     Observations are the learner's flat float32 vector; ``action_masks()`` returns the
@@ -88,6 +91,7 @@ class SingleAgentEnv(gymnasium.Env):
         learner_seat: int | None = 0,
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
+        step_reward: Callable[[dict[str, Any], int], float] | None = None,
         **options: Any,
     ) -> None:
         if isinstance(game, str):
@@ -110,6 +114,8 @@ class SingleAgentEnv(gymnasium.Env):
         self.fixed_seat = learner_seat
         self.learner_seat = 0 if learner_seat is None else learner_seat
         self.illegal_reward = float(illegal_reward)
+        self.step_reward = step_reward
+        self._shaped = 0.0
         size = game.observation_size()
         self.observation_space = gymnasium.spaces.Box(game.OBS_LOW, game.OBS_HIGH, (size,), np.float32)
         self.action_space = gymnasium.spaces.Discrete(game.num_actions)
@@ -131,6 +137,11 @@ class SingleAgentEnv(gymnasium.Env):
                 return
             obs = {"observation": game.observe(state, p), "action_mask": game.legal_mask(state)}
             game.apply(state, seats[p].act(obs), self.np_random)
+            self._shape()
+
+    def _shape(self) -> None:
+        if self.step_reward is not None:
+            self._shaped += self.step_reward(self.game.infos(self.state)[self.learner_seat], self.learner_seat)
 
     def _obs(self) -> np.ndarray:
         return self.game.observe(self.state, self.learner_seat)
@@ -180,11 +191,14 @@ class SingleAgentEnv(gymnasium.Env):
         except IllegalActionError as err:
             self._done = True
             return self._obs(), self.illegal_reward, True, False, {"illegal_action": str(err)}
+        self._shaped = 0.0
         game.apply(state, a, self.np_random)
+        self._shape()
         self._play_opponents()
         terminated = game.is_terminal(state)
         truncated = not terminated and game.is_truncated(state)
         reward = float(game.returns(state)[self.learner_seat]) if terminated else 0.0
+        reward += self._shaped
         self._done = terminated or truncated
         info: dict[str, Any] = {}
         if self._done:

@@ -112,3 +112,16 @@ def test_order_enforced_before_reset() -> None:
         _ = e.agent_selection
     e.reset(seed=0)
     assert e.last()[0]["action_mask"].tolist() == [1, 1, 1]
+
+
+def test_single_agent_step_reward_counts_every_move() -> None:
+    calls = []
+
+    def shaping(info, seat):
+        calls.append(seat)
+        return 0.25
+
+    sa = SingleAgentEnv(ToyGame(2), [_First()], learner_seat=0, step_reward=shaping)
+    sa.reset(seed=1)
+    _obs, reward, term, _trunc, _ = sa.step(2)  # learner adds 3, the opponent 1: two moves
+    assert not term and reward == 0.5 and calls == [0, 0]
