@@ -1,0 +1,807 @@
+"""Strategic knowledge of Rummy 4x3x2's (RULES.md section 3): the ladder's heuristics,
+the coach's reasons and the evaluation that cuts the expert's rollouts short.
+
+Suits never matter in this game, only ranks (and each rank's card value), so the
+heuristics work on a hand's 13 rank counts.
+
+* **greedy** (level 1): take the face-up card when it makes or grows a group, otherwise
+  draw; throw the card whose rank has the least group potential (a loose card of a rank
+  far from a group, the higher value first); finish as soon as it is allowed.
+* **planner** (level 2): card counting.  For every rank it counts the *live* cards
+  (neither in its hand, nor buried in the discard pile, nor seen taken by an opponent;
+  buried cards partly come back when a reshuffle is near) and turns them into the chance
+  of completing that rank's group in the turns left.  A hand's potential is a sum over
+  ranks of grouped cards, shape bonuses (bigger groups win, rule 2), card values (rule 3,
+  and loose high cards hurt when nobody completes, rule 5) and the loose cards weighted
+  by the chance they never group; so dead ranks go first.  Draw against take is decided
+  by the expected potential after the draw; taking costs a little (everyone sees what
+  you collect); it never throws a rank the next player visibly collects when another
+  throw is nearly as good, prefers throwing a card it took earlier (hides its plans),
+  finishes with the best shape and value, and on a last turn (after a finish, or when
+  the last run-out ends the round) maximises the final hand exactly.
+* ``evaluate``: every seat's hand in a sampled state is scored by the fewest cards it
+  still needs (a small exact search over group targets, with the cards still
+  obtainable), its shape and value once complete; a softmax gives each seat's chance to
+  win the round, and the round scores turn that into a chance to win the game.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from cardenvs.rummy432.rules import (
+    DRAW,
+    FINISH0,
+    GROUP_SIZES,
+    RANK_VALUES,
+    TAKE,
+    THROW0,
+    Rummy432Game,
+    Rummy432View,
+    State,
+)
+
+from ..policy import Knowledge
+
+# --------------------------------------------------------------------- rank tables
+#: pack -> count -> size of the group a rank with that many cards forms (0 = none)
+_GROUP = {p: tuple(max([s for s in sz if s <= c], default=0) for c in range(6)) for p, sz in GROUP_SIZES.items()}
+#: pack -> count -> smallest allowed group size above the count (0 = none)
+_NEXT = {p: tuple(min([s for s in sz if s > c], default=0) for c in range(6)) for p, sz in GROUP_SIZES.items()}
+#: pack -> count -> whether that count is fully grouped (0 included)
+_OK = {p: tuple(c == 0 or c in sz for c in range(6)) for p, sz in GROUP_SIZES.items()}
+#: greedy potential of a rank by count: grouped cards + loose cards times the share of
+#: the next group they already reach
+_GREEDY_POT = {
+    p: tuple(
+        _GROUP[p][c] + (c - _GROUP[p][c]) * (c / _NEXT[p][c] if _NEXT[p][c] else 0.0) for c in range(6)
+    )
+    for p in GROUP_SIZES
+}
+#: shape bonus of a group by size (bigger groups win, rule 2); only mixed has a choice
+_SHAPE = {"mixed": (0.0, 0.0, 0.0, 0.45, 0.9, 0.9), "three": (0.0,) * 6, "four": (0.0,) * 6}
+#: rough number of turns a round lasts for one player, per pack (caps the horizon)
+_HORIZON = {"mixed": 5.0, "three": 8.0, "four": 12.0}
+
+_RANK_NAMES = ("aces", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "10s", "jacks", "queens", "kings")
+_RANK_ONE = ("ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king")
+_NUMBER = ("no", "one", "two", "three", "four", "five")
+_GROUP_NAME = {1: "a single", 2: "a pair", 3: "a three", 4: "four"}
+
+# planner weights (units: one grouped card = 1)
+W_LOOSE = 1.0  # a loose card that never groups
+W_PARTIAL = 0.9  # share of a future group's cards credited now
+W_VALUE = 0.02  # per value point of a grouped card (rule 3)
+W_LOOSE_VALUE = 0.012  # per value point of a loose card (rule 5), times the end weight
+W_FEED = 0.25  # throwing a rank the next player visibly collects
+W_KNOWN = 0.01  # throwing a card you took earlier hides your plans
+W_FINISH = 3.0  # finishing now
+W_KEEP_HIGH = 0.05  # keep high singles: high pairs win the frequent ties of equal shapes
+CONDITION = True  # search: condition sampled opponents' hands on having kept their groups
+G_VALUE_TIE = 0.001  # greedy: among equally loose cards, throw the higher value (it counts against)
+W_OUTS = 1.0  # share of unseen cards that let the hand finish next turn
+
+
+def _fmt(c: int) -> str:
+    ranks = "A23456789TJQK"
+    return ranks[c >> 2] + "cdhs"[c & 3]
+
+
+def _counts(cards: Any) -> list[int]:
+    cnt = [0] * 13
+    for c in cards:
+        cnt[c >> 2] += 1
+    return cnt
+
+
+def _shape(cnt: list[int], pack: str) -> tuple[int, ...]:
+    g = _GROUP[pack]
+    return tuple(sorted((g[c] for c in cnt if g[c]), reverse=True))
+
+
+def _complete(cnt: list[int], pack: str) -> bool:
+    ok = _OK[pack]
+    return all(ok[c] for c in cnt)
+
+
+def _value(cnt: list[int], pack: str) -> tuple[int, int]:
+    """(grouped value, loose value) of a hand's counts."""
+    g = _GROUP[pack]
+    gv = lv = 0
+    for r in range(13):
+        c = cnt[r]
+        if c:
+            gv += g[c] * RANK_VALUES[r]
+            lv += (c - g[c]) * RANK_VALUES[r]
+    return gv, lv
+
+
+def _shape_key(shape: tuple[int, ...]) -> float:
+    """A number that orders shapes like rule 2 (largest groups first, lexicographic)."""
+    k = 0.0
+    f = 1.0
+    for s in shape:
+        k += s * f
+        f *= 0.1
+    return k
+
+
+def _final_score(cnt: list[int], pack: str) -> float:
+    """The final judgement of a hand as one number (complete > shape > value)."""
+    gv, lv = _value(cnt, pack)
+    if _complete(cnt, pack):
+        return 100.0 + 10.0 * _shape_key(_shape(cnt, pack)) + gv / 200.0
+    return (gv - lv) / 200.0
+
+
+def _at_least(k: int, p: float, t: float) -> float:
+    """P(at least ``k`` hits in ``t`` tries of chance ``p``) (binomial, ``t`` real)."""
+    if k <= 0:
+        return 1.0
+    if p <= 0.0 or t <= 0.0:
+        return 0.0
+    if p >= 1.0:
+        return 1.0
+    q = 1.0 - p
+    q_t = q**t
+    miss = q_t
+    if k >= 2:
+        miss += t * p * q_t / q
+    if k >= 3:
+        miss += t * (t - 1) / 2 * p * p * q_t / (q * q)
+    if k >= 4:
+        miss += t * (t - 1) * (t - 2) / 6 * p**3 * q_t / q**3
+    return max(0.0, min(1.0, 1.0 - miss))
+
+
+def _plural(r: int) -> str:
+    return _RANK_NAMES[r]
+
+
+# ------------------------------------------------------------------ view analysis
+class _Ctx:
+    """What the planner derives from a View: counts, live cards, horizon, threats."""
+
+    __slots__ = (
+        "view",
+        "pack",
+        "hs",
+        "cnt",
+        "buried",
+        "held",
+        "live",
+        "unseen",
+        "horizon",
+        "end_weight",
+        "next_seat",
+        "next_collects",
+        "final",
+        "terms",
+    )
+
+    def __init__(self, view: Rummy432View) -> None:
+        self.view = view
+        pack = self.pack = view.pack
+        self.hs = view.hand_size
+        n = view.num_players
+        me = view.seat
+        self.cnt = _counts(view.hand)
+        buried = [0] * 13
+        for c in view.discard:
+            if c != view.discard_top or view.phase != "pick":
+                buried[c >> 2] += 1
+        self.buried = buried
+        held = [0] * 13  # cards of each rank seen taken by opponents (still held)
+        for s in range(n):
+            if s != me:
+                for c in view.known[s]:
+                    held[c >> 2] += 1
+        self.held = held
+        top = view.discard_top if view.phase == "pick" else -1
+        unseen = [4 - self.cnt[r] - buried[r] - held[r] - (1 if top >= 0 and top >> 2 == r else 0) for r in range(13)]
+        limit = view.run_out_limit
+        reshuffles = 99 if limit is None else max(0, limit - view.run_outs - 1)
+        # buried cards come back at the next reshuffle, if there is one and it is near
+        w_back = 0.0
+        if reshuffles > 0:
+            w_back = max(0.0, 1.0 - view.pile_size / (3.0 * n)) * 0.6
+        self.live = [max(0.0, unseen[r] + w_back * buried[r]) for r in range(13)]
+        self.unseen = max(1.0, float(sum(unseen)) + w_back * sum(buried))
+        # turns left to me: the pile and what the reshuffles still bring, shared by all seats
+        cards_left = view.pile_size + min(reshuffles, 2) * max(len(view.discard) - 1, 0)
+        self.horizon = min(_HORIZON[pack], cards_left / n)
+        # how much the "nobody completes" judgement (rule 5) weighs: hard packs, near the end
+        near_end = 1.0 if reshuffles == 0 and view.pile_size <= 2 * n else 0.0
+        self.end_weight = {"mixed": 0.3, "three": 0.6, "four": 1.0}[pack] + near_end
+        # the seat that can take what I throw next
+        if view.finished_by >= 0:
+            left = view.last_turns_left
+            self.next_seat = left[1] if len(left) > 1 else (-1 if view.current == me else -1)
+        else:
+            self.next_seat = (me + 1) % n
+        nc = [0] * 13
+        if self.next_seat >= 0 and self.next_seat != me:
+            for c in view.known[self.next_seat]:
+                nc[c >> 2] += 1
+        self.next_collects = nc
+        # my last move of the round: after a finish, or drawing the pile's last card on the last run-out
+        self.final = view.finished_by >= 0 and view.finished_by != me
+        if (
+            view.phase == "throw"
+            and view.taken < 0
+            and view.pile_size == 0
+            and limit is not None
+            and view.run_outs + 1 >= limit
+        ):
+            self.final = True
+            self.next_seat = -1
+        self.terms = [self._rank_terms(r) for r in range(13)]
+
+    def _rank_terms(self, r: int) -> tuple[float, ...]:
+        """Planner potential of holding 0..5 cards of rank ``r``."""
+        pack = self.pack
+        g_of, nxt_of, shape = _GROUP[pack], _NEXT[pack], _SHAPE[pack]
+        v = RANK_VALUES[r]
+        live = self.live[r]
+        p = live / self.unseen
+        t = self.horizon * 1.6  # the discard pile offers more looks than the draws alone
+        out = [0.0] * 6
+        lv = W_LOOSE_VALUE * self.end_weight
+        for c in range(1, 6):
+            g = g_of[c]
+            loose = c - g
+            val = g * (1.0 + W_VALUE * v) + shape[g]
+            nxt = nxt_of[c]
+            q = _at_least(nxt - c, p, t) if nxt and nxt - c <= live + 1e-9 else 0.0
+            if loose:
+                val += q * (nxt - g) * W_PARTIAL * (1.0 + W_VALUE * v) - (1.0 - q) * loose * W_LOOSE
+                val -= loose * v * lv
+                val += loose * v * W_KEEP_HIGH
+            elif nxt and q > 0:  # a group that may still grow (mixed: 2 -> 3 -> 4)
+                val += q * (shape[nxt] - shape[g]) * 0.6
+            out[c] = val
+        return tuple(out)
+
+    def outs(self, cnt: list[int]) -> float:
+        """Share of the unseen cards that would let a hand of ``hand_size`` cards finish next turn."""
+        ok = _OK[self.pack]
+        live = self.live
+        bads = [r for r in range(13) if not ok[cnt[r]]]
+        if len(bads) > 2:
+            return 0.0
+        spare = [r for r in range(13) if cnt[r] and ok[cnt[r]] and ok[cnt[r] - 1]]
+        acc = 0.0
+        for r in range(13):
+            lr = live[r]
+            if lr <= 0:
+                continue
+            c1 = cnt[r] + 1
+            nb = [s for s in bads if s != r]
+            if not ok[c1]:
+                nb.append(r)
+            if not nb:
+                good = ok[c1 - 1] or any(s != r for s in spare)
+            elif len(nb) == 1:
+                b = nb[0]
+                good = ok[(c1 if b == r else cnt[b]) - 1]
+            else:
+                good = False
+            if good:
+                acc += lr
+        return acc / self.unseen
+
+    def live_count(self, r: int) -> int:
+        v = self.view
+        top = 1 if v.phase == "pick" and v.discard_top >= 0 and v.discard_top >> 2 == r else 0
+        return 4 - self.cnt[r] - self.buried[r] - self.held[r] - top
+
+
+# ----------------------------------------------------------------------- knowledge
+class Rummy432Knowledge(Knowledge):
+    """Heuristics, reasons and evaluation of Rummy 4x3x2's."""
+
+    env_name = "rummy432_v0"
+
+    def __init__(self) -> None:
+        #: round number of the latest decision scored at level 2 (the search's root): a
+        #: rollout that gets past that round is judged by the round's result alone
+        self._root_round = 0
+        self._root_seat = -1
+        self._conditioned: Any = None
+
+    # ------------------------------------------------------------------- scores
+    def scores(self, game: Rummy432Game, view: Rummy432View, legal: list[int], level: int) -> np.ndarray:
+        if level <= 1:
+            return self._greedy(view, legal)
+        self._root_round = view.round
+        self._root_seat = view.seat
+        return self._planner(_Ctx(view), legal)
+
+    # greedy ------------------------------------------------------------------
+    def _greedy(self, view: Rummy432View, legal: list[int]) -> np.ndarray:
+        pack = view.pack
+        cnt = _counts(view.hand)
+        out = np.zeros(len(legal))
+        if view.phase == "pick":
+            top = view.discard_top
+            g = _GROUP[pack]
+            joins = top >= 0 and cnt[top >> 2] > 0 and g[cnt[top >> 2] + 1] > g[cnt[top >> 2]]
+            for i, a in enumerate(legal):
+                out[i] = (1.0 if joins else -1.0) if a == TAKE else 0.0
+            return out
+        pot = _GREEDY_POT[pack]
+        for i, a in enumerate(legal):
+            fin = a >= FINISH0
+            card = a - (FINISH0 if fin else THROW0)
+            r = card >> 2
+            c = cnt[r]
+            harm = pot[c] - pot[c - 1] - getattr(self, "g_tie", G_VALUE_TIE) * RANK_VALUES[r]
+            out[i] = -harm + (10.0 if fin else 0.0)
+        return out
+
+    # planner -----------------------------------------------------------------
+    def _planner(self, ctx: _Ctx, legal: list[int]) -> np.ndarray:
+        view = ctx.view
+        out = np.zeros(len(legal))
+        if view.phase == "pick":
+            if ctx.final:
+                return self._final_pick(ctx, legal)
+            # take what makes or grows a group, else draw (measured: weighing the take
+            # against the expected draw did worse); a dead rank is not worth showing
+            top = view.discard_top
+            g = _GROUP[ctx.pack]
+            c = ctx.cnt[top >> 2] if top >= 0 else 0
+            joins = c > 0 and g[c + 1] > g[c]
+            gain = ctx.terms[top >> 2][c + 1] - ctx.terms[top >> 2][c] if top >= 0 else 0.0
+            for i, a in enumerate(legal):
+                out[i] = (1.0 + gain if joins else -1.0) if a == TAKE else 0.0
+            return out
+        if ctx.final:
+            cnt = ctx.cnt
+            for i, a in enumerate(legal):
+                fin = a >= FINISH0
+                card = a - (FINISH0 if fin else THROW0)
+                cnt[card >> 2] -= 1
+                out[i] = _final_score(cnt, ctx.pack) + (0.001 if fin else 0.0)
+                cnt[card >> 2] += 1
+            return out
+        seen: dict[tuple[int, bool, bool], int] = {}
+        known_me = set(view.known[view.seat])
+        for i, a in enumerate(legal):
+            fin = a >= FINISH0
+            card = a - (FINISH0 if fin else THROW0)
+            out[i] = self._throw_value(ctx, card, fin)
+            if not fin and W_OUTS:
+                ctx.cnt[card >> 2] -= 1
+                out[i] += W_OUTS * ctx.outs(ctx.cnt)
+                ctx.cnt[card >> 2] += 1
+            if card in known_me:
+                out[i] += W_KNOWN
+            key = (card >> 2, fin, card in known_me)
+            dup = seen.get(key, 0)  # suits never matter: same rank, same move
+            seen[key] = dup + 1
+            out[i] -= 1e-4 * dup
+        return out
+
+    def _throw_value(self, ctx: _Ctx, card: int, fin: bool) -> float:
+        r = card >> 2
+        cnt = ctx.cnt
+        c = cnt[r]
+        terms = ctx.terms
+        val = terms[r][c - 1] - terms[r][c]
+        if fin:
+            cnt[r] -= 1
+            gv, _ = _value(cnt, ctx.pack)
+            val += W_FINISH + _shape_key(_shape(cnt, ctx.pack)) * 0.5 + gv * 0.002
+            cnt[r] += 1
+        if ctx.next_collects[r]:
+            val -= W_FEED * (0.6 + 0.4 * ctx.next_collects[r])
+        return val
+
+    def _final_pick(self, ctx: _Ctx, legal: list[int]) -> np.ndarray:
+        """Last turn: the exact final judgement after the best throw, expected over draws."""
+        cnt = ctx.cnt
+        pack = ctx.pack
+        out = np.zeros(len(legal))
+
+        def best_after(keep: int) -> float:
+            best = -1e9
+            for r in range(13):
+                c = cnt[r]
+                if c == 0 or (r == keep and c == 1):
+                    continue
+                cnt[r] -= 1
+                s = _final_score(cnt, pack)
+                cnt[r] += 1
+                best = max(best, s)
+            return best
+
+        for i, a in enumerate(legal):
+            if a == TAKE:
+                r = ctx.view.discard_top >> 2
+                cnt[r] += 1
+                out[i] = best_after(r) - 0.01
+                cnt[r] -= 1
+            else:
+                acc = tot = 0.0
+                for r in range(13):
+                    u = ctx.live[r]
+                    if u <= 0:
+                        continue
+                    cnt[r] += 1
+                    acc += u * best_after(-1)
+                    cnt[r] -= 1
+                    tot += u
+                out[i] = acc / tot if tot else best_after(-1)
+        return out
+
+    # ------------------------------------------------------------------- reason
+    def reason(self, game: Rummy432Game, view: Rummy432View, action: int) -> str:
+        ctx = _Ctx(view)
+        pack = ctx.pack
+        cnt = ctx.cnt
+        if action == DRAW:
+            return self._reason_draw(ctx)
+        if action == TAKE:
+            return self._reason_take(ctx)
+        fin = action >= FINISH0
+        card = action - (FINISH0 if fin else THROW0)
+        r = card >> 2
+        name = _fmt(card)
+        cnt[r] -= 1
+        kept_complete = _complete(cnt, pack)
+        shape = _shape(cnt, pack)
+        cnt[r] += 1
+        if fin or (kept_complete and ctx.final):
+            txt = "+".join(str(s) for s in shape)
+            head = f"finish {name}" if fin else f"throw {name}"
+            if ctx.final:
+                return f"{head}: your last turn, and every card you keep is in a group ({txt})"
+            return f"{head}: every other card is in a group ({txt}); the others get one last turn"
+        c = cnt[r]
+        g = _GROUP[pack]
+        extra = ""
+        if card in view.known[view.seat]:
+            extra = "; it was the card you took, so throwing it hides what you collect"
+        if ctx.next_collects[r]:
+            extra += f"; careful, player {ctx.next_seat} took {_plural(r)} and can take it"
+        if kept_complete:
+            return f"throw {name}: the cards you keep are all in groups, but you wait to improve them{extra}"
+        if ctx.final:
+            best, best_card = -1e9, card
+            for x in view.hand:
+                if x != view.taken:
+                    cnt[x >> 2] -= 1
+                    sc = _final_score(cnt, pack)
+                    cnt[x >> 2] += 1
+                    if sc > best + 1e-9:
+                        best, best_card = sc, x
+            cnt[r] -= 1
+            mine = _final_score(cnt, pack)
+            cnt[r] += 1
+            if best >= 100.0:
+                return f"throw {name}: your last turn, and throwing {_fmt(best_card)} instead would complete your hand"
+            if mine >= best - 1e-9:
+                return f"throw {name}: your last turn and no throw completes your hand; this keeps the most value{extra}"
+            return f"throw {name}: your last turn; throwing {_fmt(best_card)} would keep more value{extra}"
+        if g[c - 1] < g[c]:
+            what = _GROUP_NAME.get(g[c], f"a group of {g[c]}")
+            return f"throw {name}: breaks {what} of {_plural(r)}, a costly throw{extra}"
+        live = ctx.live_count(r)
+        need = _NEXT[pack][c] - c if _NEXT[pack][c] else 0
+        if c - g[c] > 0 and (need == 0 or live < need):
+            why = []
+            if ctx.buried[r]:
+                why.append(f"{_NUMBER[ctx.buried[r]]} buried in the discard pile")
+            if ctx.held[r]:
+                why.append(f"{_NUMBER[ctx.held[r]]} taken by opponents")
+            if need == 0:
+                return f"throw {name}: a spare {_RANK_ONE[r]}, already more than a group can use{extra}"
+            because = " and ".join(why) if why else "not enough left"
+            return f"throw {name}: {_plural(r)} are dead ({because}), this card can't join a group{extra}"
+        if c - g[c] > 0:
+            v = RANK_VALUES[r]
+            hi = " and high cards left loose count against you" if v >= 8 else ""
+            few = "only " if live <= 1 else ""
+            return (
+                f"throw {name}: a loose {_RANK_ONE[r]} with {few}{_NUMBER[min(live, 5)]} "
+                f"live card{'s' if live != 1 else ''} left to match it{hi}{extra}"
+            )
+        return f"throw {name}: the {_RANK_ONE[r]} that hurts your groups least{extra}"
+
+    def _reason_draw(self, ctx: _Ctx) -> str:
+        view = ctx.view
+        top = view.discard_top
+        if top < 0:
+            return "draw: there is no face-up card to take"
+        r = top >> 2
+        c = ctx.cnt[r]
+        g = _GROUP[ctx.pack]
+        if c == 0:
+            return f"draw: the face-up {_fmt(top)} joins none of your ranks; a blind draw keeps your plans hidden"
+        if g[c + 1] <= g[c]:
+            if _NEXT[ctx.pack][c] == 0 or g[c + 1] == g[c] == _GROUP[ctx.pack][4]:
+                return f"draw: one more {_RANK_ONE[r]} would be loose, the face-up {_fmt(top)} doesn't help"
+            return (
+                f"draw: {_fmt(top)} brings {_plural(r)} closer but makes no group yet, "
+                "and taking it shows what you collect"
+            )
+        return (
+            f"draw: hides your plans, but taking {_fmt(top)} would make "
+            f"{_GROUP_NAME.get(g[c + 1], 'a group')} of {_plural(r)}, a sure step"
+        )
+
+    def _reason_take(self, ctx: _Ctx) -> str:
+        view = ctx.view
+        top = view.discard_top
+        if top < 0:
+            return "take: the only move"
+        name = _fmt(top)
+        r = top >> 2
+        cnt = ctx.cnt
+        c = cnt[r]
+        pack = ctx.pack
+        g = _GROUP[pack]
+        cnt[r] += 1
+        can_finish = False
+        ok = _OK[pack]
+        for s in range(13):
+            if cnt[s] and not (s == r and cnt[s] == 1):
+                cnt[s] -= 1
+                if all(ok[x] for x in cnt):
+                    can_finish = True
+                cnt[s] += 1
+        cnt[r] -= 1
+        tail = " (everyone sees it)" if view.pile_size > 0 else " (the face-down pile is empty)"
+        if can_finish:
+            return f"take {name}: with it every card but one is in a group, you can finish{tail}"
+        if g[c + 1] > g[c]:
+            what = {2: "a pair", 3: "a three", 4: "four"}[g[c + 1]]
+            return f"take {name}: makes {what} of {_plural(r)}{tail}"
+        if c:
+            return f"take {name}: your {_NUMBER[c + 1]} {_plural(r)} get closer to a group{tail}"
+        if view.pile_size == 0:
+            return f"take {name}: the face-down pile is empty, taking is the only move"
+        return f"take {name}: a new rank; it shows what you collect and joins nothing{tail}"
+
+    # ------------------------------------------------------------------ rollouts
+    def rollout_action(self, game: Rummy432Game, state: State, rng: np.random.Generator) -> int:
+        """The greedy move, straight from the (sampled) state's counts: no View is built."""
+        legal = game.legal_actions(state)
+        if len(legal) == 1 or (self._root_round and state.round > self._root_round):
+            return legal[0]  # past the searched round: the moves no longer matter
+        if state is not self._conditioned:
+            # a fresh sample: opponents kept what groups and threw the rest, so their
+            # hidden cards are better than a random deal; the finisher is complete
+            self._conditioned = state
+            if CONDITION:
+                _condition_opponents(game, state, self._root_seat)
+            if state.finished_by >= 0:
+                _repair_finisher(game, state, rng)
+        pack = game.pack
+        cnt = state.counts[state.current]
+        if state.phase == 0:
+            top = state.discard[-1] if state.discard else -1
+            if top >= 0:
+                g = _GROUP[pack]
+                c = cnt[top >> 2]
+                if c and g[c + 1] > g[c]:
+                    return TAKE
+            return DRAW if legal[0] == DRAW else legal[0]
+        pot = _GREEDY_POT[pack]
+        best = -1e9
+        choice = legal[0]
+        for a in legal:
+            if a >= FINISH0:
+                return a  # finish as soon as allowed (the first: a legal finish keeps a complete hand)
+            card = a - THROW0
+            r = card >> 2
+            c = cnt[r]
+            sc = pot[c - 1] - pot[c] - 0.001 * RANK_VALUES[r]
+            if sc > best:
+                best = sc
+                choice = a
+        return choice
+
+    # ----------------------------------------------------------------- evaluate
+    def evaluate(self, game: Rummy432Game, state: State, player: int) -> float:
+        n = game.num_players
+        if state.phase == 2:
+            return float(game.returns(state)[player])
+        if self._root_round and state.round > self._root_round:
+            # the searched round is over: value its result, the next rounds are even
+            return _game_value(state.scores, [1.0 / n] * n, player, game.rounds_to_win, n)
+        pack = game.pack
+        hs = game.hand_size
+        # cards each rank still offers: the pile, the face-up card, the buried ones if a reshuffle comes
+        avail = [0] * 13
+        for c in state.pile:
+            avail[c >> 2] += 1
+        if state.discard:
+            avail[state.discard[-1] >> 2] += 1
+            limit = game.run_out_limit
+            if limit is None or state.run_outs + 1 < limit:
+                for c in state.discard[:-1]:
+                    avail[c >> 2] += 1
+        strength = []
+        for p in range(n):
+            cnt = state.counts[p]
+            need = _needed(cnt, avail, pack, hs)
+            if need == 0:
+                # the best complete hand it holds (or keeps after its throw)
+                s = 4.0 + 1.2 * (_best_complete_key(cnt, pack, hs) - 2.0)
+            else:
+                gv, lv = _value(cnt, pack)
+                s = -1.1 * need + (gv - lv) * 0.004
+            strength.append(s)
+        if state.finished_by >= 0:
+            # the round ends within a turn each: only complete hands matter
+            strength = [s if s >= 4.0 - 1.2 * 2 else s - 2.0 for s in strength]
+        m = max(strength)
+        ex = [math.exp(1.5 * (s - m)) for s in strength]
+        tot = sum(ex)
+        win = [e / tot for e in ex]
+        return _game_value(state.scores, win, player, game.rounds_to_win, n)
+
+
+def _condition_opponents(game: Rummy432Game, state: State, me: int) -> None:
+    """Swap each opponent's hidden loose cards with face-down cards that group, once per
+    turn it has played (at most), as a player keeping pairs would have."""
+    pack = game.pack
+    g = _GROUP[pack]
+    n = game.num_players
+    pile = state.pile
+    if not pile:
+        return
+    turns = state.turn // n + 1
+    for p in range(n):
+        if p == me or p == state.finished_by:
+            continue
+        hand = state.hands[p]
+        cnt = state.counts[p]
+        known = state.known[p]
+        for _ in range(min(turns, 4)):
+            done = False
+            for i, x in enumerate(hand):
+                rx = x >> 2
+                if cnt[rx] != 1 or x in known:
+                    continue
+                for j, y in enumerate(pile):
+                    ry = y >> 2
+                    if ry != rx and cnt[ry] and g[cnt[ry] + 1] > g[cnt[ry]]:
+                        hand[i], pile[j] = y, x
+                        cnt[rx] -= 1
+                        cnt[ry] += 1
+                        done = True
+                        break
+                if done:
+                    break
+            if not done:
+                break
+
+
+def _repair_finisher(game: Rummy432Game, state: State, rng: np.random.Generator) -> None:
+    """Make a sampled finisher's hand complete (everyone knows it is) by swaps with the pile.
+
+    ``sample_state`` deals the finisher unseen cards at random; this hill-climbs the
+    loose-card count by swapping its unknown cards with face-down cards.
+    """
+    p = state.finished_by
+    cnt = state.counts[p]
+    pack = game.pack
+    ok = _OK[pack]
+    if all(ok[c] for c in cnt) or state.phase == 2:
+        return
+    g = _GROUP[pack]
+    hand = state.hands[p]
+    known = set(state.known[p])
+    pile = state.pile
+
+    def loose() -> int:
+        return sum(c - g[c] for c in cnt)
+
+    for _ in range(12):
+        cur = loose()
+        if cur == 0:
+            return
+        best = None
+        best_l = cur
+        out_cards = [c for c in hand if c not in known and not ok[cnt[c >> 2]]]
+        for i, x in enumerate(hand):
+            if x not in out_cards:
+                continue
+            for j, y in enumerate(pile):
+                if y >> 2 == x >> 2:
+                    continue
+                cnt[x >> 2] -= 1
+                cnt[y >> 2] += 1
+                lo = loose()
+                cnt[y >> 2] -= 1
+                cnt[x >> 2] += 1
+                if lo < best_l:
+                    best_l, best = lo, (i, j)
+        if best is None:
+            return
+        i, j = best
+        x, y = hand[i], pile[j]
+        hand[i], pile[j] = y, x
+        cnt[x >> 2] -= 1
+        cnt[y >> 2] += 1
+
+
+def _needed(cnt: list[int], avail: list[int], pack: str, hs: int) -> int:
+    """Fewest cards to draw for a complete hand of ``hs`` cards (99 if out of reach)."""
+    sizes = GROUP_SIZES[pack]
+    inf = 99
+    dp = [inf] * (hs + 1)
+    dp[0] = 0
+    for r in range(13):
+        c = cnt[r]
+        a = avail[r]
+        opts = [(0, 0)]
+        for t in sizes:
+            need = t - c if t > c else 0
+            if need <= a:
+                opts.append((t, need))
+        if c == 0 and len(opts) == 1:
+            continue
+        new = dp[:]
+        for t, need in opts:
+            if t == 0:
+                continue
+            for s in range(hs - t, -1, -1):
+                if dp[s] < inf and dp[s] + need < new[s + t]:
+                    new[s + t] = dp[s] + need
+        dp = new
+    return dp[hs]
+
+
+def _best_complete_key(cnt: list[int], pack: str, hs: int) -> float:
+    """Shape key of the complete hand in ``cnt`` (with an extra card thrown if it has one)."""
+    total = sum(cnt)
+    if total == hs:
+        return _shape_key(_shape(cnt, pack))
+    best = 0.0
+    ok = _OK[pack]
+    for r in range(13):
+        if cnt[r]:
+            cnt[r] -= 1
+            if all(ok[x] for x in cnt):
+                best = max(best, _shape_key(_shape(cnt, pack)))
+            cnt[r] += 1
+    return best
+
+
+def _game_value(scores: list[int], win: list[float], me: int, rtw: int, n: int) -> float:
+    """Expected reward in [-1, 1] for ``me``: this round by ``win``, later rounds even."""
+    lead = max((s for p, s in enumerate(scores) if p != me), default=0)
+    a = rtw - scores[me]
+    b = rtw - lead
+    p_me = win[me]
+    p_lead = max((win[p] for p in range(n) if p != me and scores[p] == lead), default=0.0)
+    w = _race(a - 1, b) * p_me + _race(a, b - 1) * p_lead + _race(a, b) * max(0.0, 1.0 - p_me - p_lead)
+    # chance level is 1/n: map it to the mean reward of a random seat
+    return max(-1.0, min(1.0, 2.0 * w - 1.0))
+
+
+_RACE: dict[tuple[int, int], float] = {}
+
+
+def _race(a: int, b: int) -> float:
+    """Chance to win ``a`` rounds before the leading opponent wins ``b`` (even rounds)."""
+    if a <= 0:
+        return 1.0 if b > 0 else 0.5
+    if b <= 0:
+        return 0.0
+    key = (a, b)
+    v = _RACE.get(key)
+    if v is None:
+        v = 0.5 * _race(a - 1, b) + 0.5 * _race(a, b - 1)
+        _RACE[key] = v
+    return v
+
+
+__all__ = ["Rummy432Knowledge"]
