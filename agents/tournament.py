@@ -65,9 +65,10 @@ def schedule(env_name: str, levels: Sequence[str], players: int, games: int, see
     """Seeded matches with seats rotated.
 
     Two players: every pair of levels plays ``games`` games, alternating who sits first
-    on the same deals. More players: ``games`` games per seating of every combination
-    of ``players`` distinct levels (or with repeats when there are fewer levels), each
-    deal played once per rotation of the seats.
+    on the same deals. More players: ``games`` games for every combination of
+    ``players`` distinct levels (or with repeats when there are fewer levels); each deal
+    is played once per rotation of the seats, and successive deals go through every
+    cyclic seating order, so nobody always sits after the same opponent.
     """
     opts = tuple(sorted(options.items()))
     out: list[Match] = []
@@ -82,10 +83,12 @@ def schedule(env_name: str, levels: Sequence[str], players: int, games: int, see
     else:
         groups = [tuple(itertools.islice(itertools.cycle(levels), players))]
     for group in groups:
+        cyclic = [(group[0], *rest) for rest in itertools.permutations(group[1:])]
         for g in range(games):
-            rot = g % players
-            seats = tuple(group[(i + rot) % players] for i in range(players))
-            out.append(Match(env_name, seats, seed + g // players, opts))
+            block, rot = divmod(g, players)
+            order = cyclic[block % len(cyclic)]
+            seats = tuple(order[(i + rot) % players] for i in range(players))
+            out.append(Match(env_name, seats, seed + block, opts))
     return out
 
 

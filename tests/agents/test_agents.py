@@ -100,3 +100,16 @@ def test_advice_covers_every_legal_move_with_reasons(env_name: str) -> None:
             assert len(a.reason) > 8, a
             kinds.add(a.move.split()[0])
     assert len(kinds) >= 2
+
+
+def test_schedule_rotates_seats_and_orders() -> None:
+    from agents.tournament import schedule
+
+    two = schedule("line_v0", ["random", "greedy"], 2, 4)
+    assert [m.seats for m in two] == [("random", "greedy"), ("greedy", "random")] * 2
+    assert [m.seed for m in two] == [0, 0, 1, 1]
+    three = schedule("line_v0", ["a", "b", "c"], 3, 6)
+    # each deal is played in every rotation; the two cyclic orders alternate between deals
+    assert {m.seats for m in three[:3]} == {("a", "b", "c"), ("c", "a", "b"), ("b", "c", "a")}
+    assert {m.seats for m in three[3:]} == {("a", "c", "b"), ("b", "a", "c"), ("c", "b", "a")}
+    assert [m.seed for m in three] == [0, 0, 0, 1, 1, 1]
