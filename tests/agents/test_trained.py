@@ -85,3 +85,47 @@ def test_training_script_smoke(tmp_path: Path) -> None:
     agent = agents.make_agent("line_v0", f"policy:{export}", seed=0)
     assert play_match(Match("line_v0", (f"policy:{export}", "random"), seed=1)).steps > 0
     assert isinstance(agent, TrainedAgent)
+
+
+@pytest.mark.train
+def test_fast_masked_sampling_draws_the_same_distribution() -> None:
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib.common.maskable.distributions import MaskableCategoricalDistribution
+
+    from agents import sb3_speedups
+
+    sb3_speedups.enable()
+    torch.manual_seed(0)
+    logits = torch.tensor([[0.0, 1.0, 2.0, 0.5, -1.0]] * 4000)
+    mask = np.array([[True, False, True, True, True]] * 4000)
+    dist = MaskableCategoricalDistribution(5)
+    dist.proba_distribution(logits)
+    dist.apply_masking(mask)
+    draws = dist.sample().numpy()
+    assert draws.shape == (4000,) and not (draws == 1).any()
+    expect = dist.distribution.probs[0].numpy()
+    freq = np.bincount(draws, minlength=5) / draws.size
+    assert np.abs(freq - expect).max() < 0.03
+
+
+@pytest.mark.train
+def test_fast_normalisation_matches_torch() -> None:
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib.common.maskable.distributions import MaskableCategorical
+    from torch.distributions import Categorical
+
+    from agents import sb3_speedups
+
+    sb3_speedups.enable()
+    logits = torch.randn(6, 40)
+    mask = torch.rand(6, 40) > 0.3
+    mask[:, 0] = True
+    fast = MaskableCategorical(logits=logits, masks=mask)
+    ref = Categorical(logits=torch.where(mask, logits, torch.tensor(-1e8)))
+    assert isinstance(fast, Categorical)
+    torch.testing.assert_close(fast.logits, ref.logits)
+    torch.testing.assert_close(fast.entropy(), (-(ref.probs * ref.logits).nan_to_num().sum(-1)), atol=1e-5, rtol=1e-5)
+    a = torch.randint(0, 40, (6,))
+    torch.testing.assert_close(fast.log_prob(a), ref.log_prob(a))
