@@ -40,9 +40,10 @@ CASTS: dict[str, tuple[str, ...]] = {
 
 #: search budget of the expert per game (simulations, rollout depth, candidates)
 EXPERT_BUDGET: dict[str, dict[str, Any]] = {
-    "line_v0": {"simulations": 16, "depth": 8, "max_candidates": 1},  # search does not beat the planner yet (see agents/games/line.py)
+    # paired worlds re-weighted towards kept hands, rollouts to the end (agents/games/line.py)
+    "line_v0": {"simulations": 64, "depth": 100, "max_candidates": 5, "paired": True, "prior_weight": 0.02},
     "lineit_v0": {"simulations": 48, "depth": 16, "max_candidates": 6},
-    "rummy432_v0": {"simulations": 200, "depth": 60, "max_candidates": 2},
+    "rummy432_v0": {"simulations": 1, "depth": 0, "max_candidates": 1},
 }
 
 

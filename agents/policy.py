@@ -67,6 +67,14 @@ class Knowledge(ABC):
         """
         return float(game.returns(state)[player])
 
+    def sample_state(self, game: Game[Any, Any], view: Any, rng: np.random.Generator) -> Any:
+        """A full state consistent with ``view`` for search; by default ``game.sample_state``.
+
+        A game may re-weight the hidden cards towards what players really hold (still a
+        valid state consistent with the view, and a function of the view and ``rng`` only).
+        """
+        return game.sample_state(view, rng)
+
     def rollout_action(self, game: Game[Any, Any], state: Any, rng: np.random.Generator) -> int:
         """The move of the player to move inside a search rollout (greedy on their view)."""
         p = game.current_player(state)
@@ -118,7 +126,9 @@ class SearchAgent(Agent):
     With ``paired=True`` every candidate is played on the same sampled worlds with the
     same rollout randomness (common random numbers), so the comparison between moves
     is not drowned by the luck of the deal; ``simulations`` then counts worlds, and
-    each world costs one rollout per candidate.
+    each world costs one rollout per candidate.  ``prior_weight`` (paired search only)
+    adds that multiple of each candidate's heuristic score, less the best one's, to its
+    estimate, so that the search overrules the heuristic only by a clear margin.
     """
 
     def __init__(
@@ -130,6 +140,7 @@ class SearchAgent(Agent):
         seed: int | None = None,
         name: str | None = None,
         paired: bool = False,
+        prior_weight: float = 0.0,
     ) -> None:
         super().__init__(seed, name)
         self.knowledge = knowledge
@@ -137,6 +148,7 @@ class SearchAgent(Agent):
         self.depth = depth
         self.max_candidates = max_candidates
         self.paired = paired
+        self.prior_weight = prior_weight
         self._decode = cardenvs.game_class(knowledge.env_name).decode
 
     def evaluate_actions(self, observation: Observation) -> tuple[Game[Any, Any], Any, list[int], np.ndarray]:
@@ -158,7 +170,7 @@ class SearchAgent(Agent):
         rng = self.rng
         if self.paired:
             for _world in range(self.simulations):
-                base = game.sample_state(view, rng)
+                base = self.knowledge.sample_state(game, view, rng)
                 seed = int(rng.integers(2**63))
                 for k in range(len(order)):
                     state = game.clone(base)
@@ -167,6 +179,8 @@ class SearchAgent(Agent):
                     totals[k] += self._rollout(game, state, me, sim_rng)
                     counts[k] += 1
             values[order] = totals / np.maximum(counts, 1)
+            if self.prior_weight:
+                values[order] += self.prior_weight * (prior[order] - prior[order[0]])
             values[order] += 1e-6 * (len(order) - np.arange(len(order)))
             return game, view, legal, values
         for sim in range(self.simulations):
@@ -175,7 +189,7 @@ class SearchAgent(Agent):
             else:  # UCB1 over the candidates
                 mean = totals / counts
                 k = int(np.argmax(mean + 0.7 * np.sqrt(np.log(sim + 1) / counts)))
-            state = game.sample_state(view, rng)
+            state = self.knowledge.sample_state(game, view, rng)
             game.apply(state, legal[order[k]], rng)
             totals[k] += self._rollout(game, state, me, rng)
             counts[k] += 1

@@ -22,13 +22,18 @@ Level 2 (planner) looks one turn ahead on the grid the move leaves:
 * the draw is judged by its expected cost (a playable card goes down, a full hand
   swaps its worst card), the discard by value and future fit.
 
-The search (expert) does not beat these heuristics yet: ``Game.sample_state`` deals the
-opponents uniformly from the unseen cards (about 7.9 points a card with the jokers),
-while the hands players really keep hold 3-5 points a card, so determinised rollouts
-that reach the end are biased towards "I am ahead"; and with 48-600 independent samples
-per decision the +-1 outcomes are too noisy to separate moves a couple of points apart.
-:meth:`LineKnowledge.evaluate` therefore judges opponents by the calibrated value per
-card (:func:`opp_card_value`), not by their sampled cards.
+The search (expert, ``SearchAgent`` with ``paired=True``) plays the planner's best
+candidates on the same sampled worlds with the same rollout randomness, so moves are
+compared on equal luck.  Its worlds come from :meth:`LineKnowledge.sample_state`:
+``Game.sample_state`` deals the opponents uniformly from the unseen cards (about 7.9
+points a card with the jokers) while the hands players keep hold 3-5 points a card, so
+the unseen cards are re-dealt with weights measured in planner games (low cards that
+fit no row stay in hands, high ones and jokers sit in the pile).  Rollouts run to the
+end with a greedy policy that also avoids leaving a row one card short, and
+:meth:`LineKnowledge.outcome` scores the result with its margin.  The search estimate
+is blended with the planner's score (``prior_weight``) so that it overrules the
+heuristic only by a clear margin.  :meth:`LineKnowledge.evaluate` (for rollouts cut
+short) judges opponents by the calibrated value per card (:func:`opp_card_value`).
 """
 
 from __future__ import annotations
@@ -108,6 +113,15 @@ def _place_mask(rows: list[tuple[int, bool, int]]) -> tuple[int, bool]:
             if not j:
                 jfit = True
     return fit, jfit
+
+
+#: relative chance that an unseen card of a value (index) is in an opponent's hand rather
+#: than the draw pile, [fits no row now, fits a row now]; measured in planner games
+KEEP_WEIGHT: tuple[tuple[float, ...], tuple[float, ...]] = (
+    (0.0, 0.60, 0.53, 0.53, 0.52, 0.38, 0.32, 0.26, 0.175, 0.145, 0.082),
+    (0.0, 0.16, 0.14, 0.14, 0.15, 0.12, 0.12, 0.10, 0.08, 0.08, 0.039),
+)
+KEEP_JOKER = 0.01
 
 
 class _Ctx:
@@ -295,6 +309,8 @@ class LineKnowledge(Knowledge):
     EVAL_CONVEX = 0.5  # extra weight of each point above 4 of a card in my hand
     EVAL_SCALE = 12.0  # hand points per unit of tanh in the rollout evaluation
     W_TEMPO = 4.0  # filling a square while ahead (the end comes closer)
+    ROLLOUT_THREAT = 3.0  # rollout cost of leaving a row one card short
+    OUTCOME_SCALE = 8.0  # hand points per unit of tanh in a finished rollout's margin
 
     # ------------------------------------------------------------------ scores
     def scores(self, game: Game[Any, Any], view: Any, legal: list[int], level: int) -> np.ndarray:
@@ -500,6 +516,61 @@ class LineKnowledge(Knowledge):
         best = min(known[q] * jp + (len(h) - known[q]) * per_card for q, h in enumerate(hands) if q != player)
         return float(math.tanh((best - mine) / self.EVAL_SCALE))
 
+    def outcome(self, game: Game[Any, Any], state: Any, player: int) -> float:
+        """The result with its margin: ``0.6 * reward + 0.4 * tanh(margin / OUTCOME_SCALE)``.
+
+        ``margin`` is the lowest opponent total minus mine, so a win is worth at least
+        0.6, a loss at most -0.6, and a narrow result less than a clear one.
+        """
+        ret = float(game.returns(state)[player])
+        mine = game.hand_total(state, player)
+        best = min(game.hand_total(state, q) for q in range(game.num_players) if q != player)
+        return 0.6 * ret + 0.4 * math.tanh((best - mine) / self.OUTCOME_SCALE)
+
+    def sample_state(self, game: Game[Any, Any], view: Any, rng: np.random.Generator) -> Any:
+        """A state consistent with ``view`` whose opponents hold the cards players keep.
+
+        ``LineGame.sample_state`` deals the opponents' unknown cards uniformly from the
+        unseen ones.  Players shed what fits and swap their high cards away, so their
+        hands hold low cards that fit no row: on my turn the unseen cards are re-dealt,
+        each drawn into an opponent's hand with weight :data:`KEEP_WEIGHT` (by value
+        and whether it fits the grid now; weighted sampling without replacement), the
+        rest shuffled into the draw pile.  Known jokers stay where they are.
+        """
+        s = game.sample_state(view, rng)
+        me = int(view.seat)
+        if int(view.current) != me or s.phase == R.OVER:
+            return s  # not my decision: keep the rules core's constrained deal
+        n = int(view.num_players)
+        known = list(view.known_jokers)
+        pool: list[int] = list(s.draw)
+        sizes = [0] * n
+        for q in range(n):
+            if q != me:
+                sizes[q] = int(view.hand_sizes[q]) - known[q]
+                h = list(s.hands[q])
+                for _ in range(known[q]):
+                    h.remove(JOKER)
+                pool += h
+        need = sum(sizes)
+        if not pool or need == 0:
+            return s
+        fit, jfit = _fit_mask(_Ctx(view).rows)
+        pool.sort()  # the order the rules core dealt in must not matter
+        w = np.array([KEEP_JOKER if c == JOKER else KEEP_WEIGHT[fit >> c & 1][CARD_VALUES[c]] for c in pool])
+        keys = np.log(rng.random(len(pool)) + 1e-300) / w  # Efraimidis-Spirakis
+        order = np.argsort(-keys, kind="stable")
+        dealt = [pool[i] for i in order[:need]]
+        rest = [pool[i] for i in order[need:]]
+        pos = 0
+        for q in range(n):
+            if q != me:
+                s.hands[q] = [JOKER] * known[q] + dealt[pos: pos + sizes[q]]
+                pos += sizes[q]
+        s.draw = [rest[i] for i in rng.permutation(len(rest))]
+        s.legal = None
+        return s
+
     def rollout_action(self, game: Game[Any, Any], state: Any, rng: np.random.Generator) -> int:
         legal = game.legal_actions(state)
         if len(legal) == 1:
@@ -508,18 +579,22 @@ class LineKnowledge(Knowledge):
         rows = state.rows
         bonus = 0.0 if state.bonus else 8.0
         placing = state.phase == R.PLACE_DRAWN
+        short = -self.ROLLOUT_THREAT  # leaving a row one card short for the next player
         best = -1e9
         pick = legal[0]
         for a in legal:
             kind, c, r, x = ACTION_INFO[a]
             if kind == K_PLAY:
-                s = (0 if placing else vals[c]) + (bonus if len(rows[r]) == 3 else 0.0)
+                n = len(rows[r])
+                s = (0 if placing else vals[c]) + (bonus if n == 3 else short if n == 2 else 0.0)
             elif kind == K_UPGRADE:
-                s = vals[c] - vals[JOKER] if x < 0 else vals[c] + (bonus if len(rows[x]) == 3 else 0.0)
+                n = len(rows[x]) if x >= 0 else 0
+                s = vals[c] - vals[JOKER] if x < 0 else vals[c] + (bonus if n == 3 else short if n == 2 else 0.0)
             elif kind == K_SHIFT:
                 s = vals[c]
             elif kind == K_TAKE:
-                s = 0.5 + (bonus if len(rows[r]) == 3 else 0.0)
+                n = len(rows[r])
+                s = 0.5 + (bonus if n == 3 else short if n == 2 else 0.0)
             elif kind == K_DRAW:
                 s = -3.0
             else:

@@ -181,3 +181,70 @@ def test_heuristics_are_fast(level: str) -> None:
             n += 1
             game.apply(s, a, rng)
     assert spent / n < 0.005  # about 0.1-0.3 ms on a quiet machine
+
+
+def test_search_samples_are_valid_and_keep_low_cards() -> None:
+    # the expert's worlds: valid states fitting the view, opponents dealt the cards players keep
+    know = LineKnowledge()
+    for players in (2, 3, 4):
+        game = _game(players)
+        rng = np.random.default_rng(players)
+        s = game.new_state(rng)
+        uniform, kept = [], []
+        for step in range(40):
+            if game.is_terminal(s):
+                break
+            if step % 5 == 2:
+                p = game.current_player(s)
+                view = game.view(s, p)
+                for k in range(8):
+                    w = know.sample_state(game, view, np.random.default_rng(k))
+                    back = game.from_json(game.to_json(w))  # validates the 56 cards, rows, phase
+                    assert game.view(back, p) == view
+                    assert game.legal_actions(w) == game.legal_actions(s)
+                    opp = [c for q in range(players) if q != p for c in w.hands[q]]
+                    kept += [game._values[c] for c in opp if c != 52]
+                    u = game.sample_state(view, np.random.default_rng(k))
+                    uniform += [game._values[c] for q in range(players) if q != p for c in u.hands[q] if c != 52]
+                w1 = know.sample_state(game, view, np.random.default_rng(7))
+                w2 = know.sample_state(game, view, np.random.default_rng(7))
+                assert game.to_json(w1) == game.to_json(w2)
+            game.apply(s, know.rollout_action(game, s, rng), rng)
+        assert np.mean(kept) < np.mean(uniform) - 1.0
+
+
+def test_outcome_keeps_the_sign_of_the_result_and_grades_the_margin() -> None:
+    game = _game()
+    know = LineKnowledge()
+    full = [["5s", "6s", "7s", "8s"], ["Kc", "Kh", "Kd", "Ks"], ["2d", "3d", "4d", "5d"], ["9h", "9c", "9d"]]
+    values = []
+    for opp in (["Ah"], ["Qh"], ["Qh", "Jh", "Th"]):
+        s = _state(game, full, [["9s", "2c"], opp], discard=["Qc"])
+        game.apply(s, game.str_to_action("play 9s r4"))
+        assert game.is_terminal(s)
+        o0, o1 = know.outcome(game, s, 0), know.outcome(game, s, 1)
+        assert -1 <= o0 <= 1 and -1 <= o1 <= 1
+        assert np.sign(o0) == np.sign(game.returns(s)[0]) and np.sign(o1) == np.sign(game.returns(s)[1])
+        values.append(o0)
+    assert values[0] < 0 < values[1] < values[2]  # lost; won narrowly; won clearly
+
+
+def test_expert_searches_and_is_fast_enough() -> None:
+    # the expert is a real search over several candidates, well under 200 ms a move
+    from agents.ladder import EXPERT_BUDGET
+
+    budget = EXPERT_BUDGET["line_v0"]
+    assert budget["max_candidates"] >= 3 and budget.get("paired")
+    game = _game(2)
+    agent = agents.make_agent("line_v0", "expert", seed=0)
+    rng = np.random.default_rng(1)
+    s = game.new_state(rng)
+    n, spent = 0, 0.0
+    while not game.is_terminal(s) and n < 30:
+        obs = _obs(game, s)
+        t = time.perf_counter()
+        a = agent.act(obs)
+        spent += time.perf_counter() - t
+        n += 1
+        game.apply(s, a, rng)
+    assert spent / n < 0.4  # about 0.1 s on a quiet machine; generous for loaded CI
