@@ -43,7 +43,7 @@ EXPERT_BUDGET: dict[str, dict[str, Any]] = {
     # paired worlds re-weighted towards kept hands, rollouts to the end (agents/games/line.py)
     "line_v0": {"simulations": 64, "depth": 100, "max_candidates": 5, "paired": True, "prior_weight": 0.02},
     "lineit_v0": {"simulations": 48, "depth": 16, "max_candidates": 6},
-    "rummy432_v0": {"simulations": 1, "depth": 0, "max_candidates": 1},
+    "rummy432_v0": {"simulations": 40, "depth": 30, "max_candidates": 2, "paired": True},
 }
 
 
@@ -63,13 +63,12 @@ def levels(env_name: str) -> list[str]:
     """The difficulty levels of a game, weakest first."""
     _check_env(env_name)
     out = list(LEVELS)
-    try:
-        from .trained import has_trained
+    from .trained import trained_rank
 
-        if has_trained(env_name):
-            out.insert(3, "trained")
-    except ImportError:
-        pass
+    after = trained_rank(env_name)
+    if after is not None:
+        # the shipped policy sits where its measured strength puts it (stored in its file)
+        out.insert(out.index(after) + 1, "trained")
     return out
 
 

@@ -34,6 +34,20 @@ def has_trained(env_name: str) -> bool:
     return policy_path(env_name).exists()
 
 
+def trained_rank(env_name: str) -> str | None:
+    """The ladder level the shipped policy ranks just above, or ``None`` if none is shipped.
+
+    Read from the policy file's ``ladder_after`` metadata (set from tournament results
+    when the file is shipped); ``"random"`` when the file does not say.
+    """
+    if not has_trained(env_name):
+        return None
+    with np.load(policy_path(env_name), allow_pickle=False) as data:
+        if "meta_ladder_after" in data.files:
+            return str(data["meta_ladder_after"])
+    return "random"
+
+
 class NumpyPolicy:
     """A masked MLP policy held as numpy arrays."""
 

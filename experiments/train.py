@@ -129,6 +129,65 @@ def evaluate(env_name: str, players: int, policy_file: str, levels: list[str], g
     return out
 
 
+def teacher_data(env_name: str, players: int, teacher: str, games: int, seed: int,
+                 options: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(observations, masks, teacher actions) from ``games`` games of the teacher level.
+
+    Every seat is played by the teacher and every decision is recorded, so the data
+    covers all seats of the table.
+    """
+    from tqdm import tqdm
+
+    game = cardenvs.game_class(env_name)(players, **options)
+    rng = np.random.default_rng(seed)
+    obs, masks, acts = [], [], []
+    seats = [agents.make_agent(env_name, teacher, seed=seed + i) for i in range(players)]
+    for _ in tqdm(range(games), desc=f"imitation data ({teacher})", unit="game"):
+        state = game.new_state(rng)
+        while not game.is_terminal(state) and not game.is_truncated(state):
+            p = game.current_player(state)
+            o = {"observation": game.observe(state, p), "action_mask": game.legal_mask(state)}
+            a = seats[p].act(o)
+            obs.append(o["observation"])
+            masks.append(o["action_mask"].astype(bool))
+            acts.append(a)
+            game.apply(state, a, rng)
+    return np.stack(obs), np.stack(masks), np.asarray(acts)
+
+
+def imitate(model: Any, data: tuple[np.ndarray, np.ndarray, np.ndarray], epochs: int, batch: int,
+            seed: int) -> float:
+    """Behaviour cloning: maximise the masked policy's log-probability of the teacher's moves.
+
+    Returns the accuracy (argmax equals the teacher's move) on the data afterwards.
+    """
+    import torch
+    from tqdm import tqdm
+
+    obs, masks, acts = data
+    policy = model.policy
+    opt = torch.optim.Adam(policy.parameters(), lr=1e-3)
+    rng = np.random.default_rng(seed)
+    n = len(acts)
+    for _ in tqdm(range(epochs), desc="imitation epochs"):
+        order = rng.permutation(n)
+        for start in range(0, n, batch):
+            idx = order[start:start + batch]
+            o = torch.as_tensor(obs[idx])
+            _values, log_prob, _ent = policy.evaluate_actions(o, torch.as_tensor(acts[idx]), action_masks=masks[idx])
+            loss = -log_prob.mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    with torch.no_grad():
+        hits = 0
+        for start in range(0, n, 4096):
+            o = torch.as_tensor(obs[start:start + 4096])
+            dist = policy.get_distribution(o, action_masks=masks[start:start + 4096])
+            hits += int((dist.distribution.probs.argmax(-1).numpy() == acts[start:start + 4096]).sum())
+    return hits / n
+
+
 def plot_curve(csv_path: Path, png_path: Path, title: str) -> None:
     """Win rate against each ladder level over training steps."""
     import matplotlib
@@ -160,7 +219,7 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--env", default="line_v0", choices=list(cardenvs.ENVS))
     ap.add_argument("--players", type=int, default=2)
-    ap.add_argument("--steps", type=int, default=200_000)
+    ap.add_argument("--steps", type=int, default=200_000, help="PPO steps (0: imitation only)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--n-envs", type=int, default=8)
     ap.add_argument("--vec", choices=["dummy", "subproc"], default="dummy")
@@ -184,6 +243,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--export", default=None, help="write the final numpy policy here")
     ap.add_argument("--round-reward", type=float, default=0.0,
                     help="rummy432_v0: extra reward per round won (+W) or lost (-W), to densify the signal")
+    ap.add_argument("--imitate", default=None, metavar="LEVEL",
+                    help="first clone this ladder level's moves (behaviour cloning), then run PPO")
+    ap.add_argument("--imitate-games", type=int, default=300)
+    ap.add_argument("--imitate-epochs", type=int, default=8)
     ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                     help="a game option, e.g. --option pack=four (values parsed as JSON)")
     args = ap.parse_args(argv)
@@ -261,7 +324,13 @@ def main(argv: list[str] | None = None) -> None:
         print(f"[{n} steps] " + ", ".join(f"vs {k}: {v:.0%}" for k, v in rates.items()), flush=True)
         plot_curve(curve, out / "learning_curve.png", f"{args.env}, {args.players} players")
 
-    model.learn(total_timesteps=args.steps, callback=Periodic(), progress_bar=_has_progress_bar())
+    if args.imitate:
+        data = teacher_data(args.env, args.players, args.imitate, args.imitate_games, args.seed + 77, options)
+        acc = imitate(model, data, args.imitate_epochs, args.batch_size, args.seed)
+        print(f"imitation of {args.imitate}: {len(data[2])} decisions, accuracy {acc:.1%}", flush=True)
+        run_eval(0)
+    if args.steps > 0:
+        model.learn(total_timesteps=args.steps, callback=Periodic(), progress_bar=_has_progress_bar())
     run_eval(model.num_timesteps)
     if args.export:
         export_sb3(model, meta).save(args.export)
