@@ -75,6 +75,14 @@ class Knowledge(ABC):
         """
         return game.sample_state(view, rng)
 
+    def search_here(self, game: Game[Any, Any], view: Any, legal: list[int], prior: np.ndarray) -> bool:
+        """Whether the search agent searches this decision; by default always.
+
+        A game may answer ``False`` for decisions the planning heuristic settles well
+        (the agent then plays by the heuristic scores there).
+        """
+        return True
+
     def rollout_action(self, game: Game[Any, Any], state: Any, rng: np.random.Generator) -> int:
         """The move of the player to move inside a search rollout (greedy on their view)."""
         p = game.current_player(state)
@@ -159,6 +167,8 @@ class SearchAgent(Agent):
         if not legal:
             raise ValueError("the action mask has no legal action: this player is not to move")
         prior = np.asarray(self.knowledge.scores(game, view, legal, 2), float)
+        if len(legal) > 1 and not self.knowledge.search_here(game, view, legal, prior):
+            return game, view, legal, prior
         values = np.full(len(legal), -np.inf)
         if len(legal) == 1:
             values[0] = 0.0

@@ -568,8 +568,23 @@ class Rummy432Knowledge(Knowledge):
         return f"take {name}: a new rank; it shows what you collect and joins nothing{tail}"
 
     # ------------------------------------------------------------------ rollouts
+    def search_here(self, game: Rummy432Game, view: Rummy432View, legal: list[int], prior: np.ndarray) -> bool:
+        """The expert searches which card to throw (or whether to finish); the pick (take
+        or draw) and the exact last turn of a round are left to the planner (measured:
+        searching the pick did not beat the planner's rule)."""
+        return view.phase == "throw" and view.finished_by < 0 and not (
+            view.taken < 0
+            and view.pile_size == 0
+            and view.run_out_limit is not None
+            and view.run_outs + 1 >= view.run_out_limit
+        )
+
     def rollout_action(self, game: Rummy432Game, state: State, rng: np.random.Generator) -> int:
-        """The greedy move, straight from the (sampled) state's counts: no View is built."""
+        """The planner's move on the mover's own view of the (sampled) state.
+
+        Greedy rollouts mis-judged throws (every seat in them played unlike the real
+        players); the planner only reads the mover's view, so the rollouts stay honest.
+        """
         legal = game.legal_actions(state)
         if len(legal) == 1 or (self._root_round and state.round > self._root_round):
             return legal[0]  # past the searched round: the moves no longer matter
@@ -581,30 +596,8 @@ class Rummy432Knowledge(Knowledge):
                 _condition_opponents(game, state, self._root_seat)
             if state.finished_by >= 0:
                 _repair_finisher(game, state, rng)
-        pack = game.pack
-        cnt = state.counts[state.current]
-        if state.phase == 0:
-            top = state.discard[-1] if state.discard else -1
-            if top >= 0:
-                g = _GROUP[pack]
-                c = cnt[top >> 2]
-                if c and g[c + 1] > g[c]:
-                    return TAKE
-            return DRAW if legal[0] == DRAW else legal[0]
-        pot = _GREEDY_POT[pack]
-        best = -1e9
-        choice = legal[0]
-        for a in legal:
-            if a >= FINISH0:
-                return a  # finish as soon as allowed (the first: a legal finish keeps a complete hand)
-            card = a - THROW0
-            r = card >> 2
-            c = cnt[r]
-            sc = pot[c - 1] - pot[c] - 0.001 * RANK_VALUES[r]
-            if sc > best:
-                best = sc
-                choice = a
-        return choice
+        sc = self._planner(_Ctx(game.view(state, state.current)), legal)
+        return legal[int(np.argmax(sc))]
 
     # ----------------------------------------------------------------- evaluate
     def evaluate(self, game: Rummy432Game, state: State, player: int) -> float:
