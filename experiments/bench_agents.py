@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Decision time per move of every ladder level and of the coach, per game.
+
+    python experiments/bench_agents.py                 # 2 players, every game
+    python experiments/bench_agents.py --players 4 --games 3
+
+Each level plays ``--games`` seeded games against itself; every ``act`` call is timed
+(process CPU time, robust on a shared machine). The coach's ``advise`` is timed on the
+positions of those games. Prints a markdown table (mean, median, 95th percentile and
+maximum ms per decision) and writes it to ``results/bench_agents.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import agents  # noqa: E402
+import cardenvs  # noqa: E402
+
+LIMITS_MS = {"random": 1.0, "greedy": 1.0, "planner": 1.0, "trained": 10.0, "expert": 200.0, "coach": 100.0}
+
+
+def time_level(env_name: str, level: str, players: int, games: int, coach: agents.Coach | None,
+               max_moves: int) -> tuple[list[float], list[float]]:
+    """Milliseconds per decision of ``level`` (and of the coach on the same positions)."""
+    game = cardenvs.game_class(env_name)(players)
+    times, coach_times = [], []
+    for g in range(games):
+        rng = np.random.default_rng(g)
+        seats = [agents.make_agent(env_name, level, seed=g * 10 + i) for i in range(players)]
+        state = game.new_state(rng)
+        moves = 0
+        while not game.is_terminal(state) and not game.is_truncated(state) and moves < max_moves:
+            p = game.current_player(state)
+            obs = {"observation": game.observe(state, p), "action_mask": game.legal_mask(state)}
+            t0 = time.process_time()
+            a = seats[p].act(obs)
+            times.append((time.process_time() - t0) * 1e3)
+            if coach is not None:
+                t0 = time.process_time()
+                coach.advise(obs)
+                coach_times.append((time.process_time() - t0) * 1e3)
+            game.apply(state, a, rng)
+            moves += 1
+    return times, coach_times
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--envs", nargs="*", default=list(cardenvs.ENVS))
+    ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--games", type=int, default=2)
+    ap.add_argument("--max-moves", type=int, default=300, help="decisions timed per game at most")
+    ap.add_argument("--out", default="results/bench_agents.md")
+    args = ap.parse_args()
+    from tqdm import tqdm
+
+    rows = []
+    jobs = [(e, lvl) for e in args.envs for lvl in agents.levels(e)]
+    for env_name, level in tqdm(jobs, desc="levels"):
+        coach = agents.Coach(env_name) if level == "planner" else None
+        t, ct = time_level(env_name, level, args.players, args.games, coach, args.max_moves)
+        rows.append((env_name, level, np.array(t)))
+        if ct:
+            rows.append((env_name, "coach", np.array(ct)))
+    lines = [f"{args.players} players, {args.games} self-play games per level (process CPU time, ms per decision).", "",
+             "| env | level | decisions | mean | median | p95 | max | target |", "|---|---|---:|---:|---:|---:|---:|---|"]
+    for env_name, level, t in rows:
+        lim = LIMITS_MS[level]
+        ok = "ok" if t.mean() < lim else "over"
+        lines.append(f"| {env_name} | {level} | {t.size} | {t.mean():.2f} | {np.median(t):.2f} | "
+                     f"{np.percentile(t, 95):.2f} | {t.max():.2f} | mean < {lim:g} ms: {ok} |")
+    text = "\n".join(lines)
+    print(text)
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
