@@ -25,8 +25,8 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
 
     cast = CASTS[args.env]
-    ladder = ["planner", "greedy", "expert", "random", "planner"]
-    seats = [make_agent(args.env, "planner", seed=args.seed, name="You (planner)")]
+    ladder = ["greedy", "planner", "expert", "random", "planner"]
+    seats = [make_agent(args.env, "greedy", seed=args.seed, name="You (greedy)")]
     for i in range(args.players - 1):
         level = ladder[(i + 1) % len(ladder)]
         seats.append(make_agent(args.env, level, seed=args.seed + i + 1, name=f"{cast[i % len(cast)]} ({level})"))

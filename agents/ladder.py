@@ -160,9 +160,16 @@ class Coach:
 
     def comment(self, observation: Observation, action: int) -> str:
         """A line on a move actually played: the coach's pick and, if different, why."""
-        advice = self.advise(observation, top=1)[0]
-        if advice.action == int(action):
-            return f"coach agrees: {advice.reason}"
-        return f"coach would {advice.move}: {advice.reason}"
+        ranked = self.advise(observation)
+        best = ranked[0]
+        played = next((a for a in ranked if a.action == int(action)), None)
+        if played is not None and (played.action == best.action or played.value >= best.value - 1e-9):
+            return f"coach agrees: {_said(played)}"  # the best move, or one worth as much
+        return f"coach would rather {_said(best)}"
 
 
+def _said(advice: Advice) -> str:
+    """The move and its reason in one phrase (reasons may already start with the move)."""
+    if advice.reason.startswith(advice.move):
+        return advice.reason
+    return f"{advice.move}: {advice.reason}"
