@@ -4,7 +4,7 @@
     python3 dev.py demo    # set up .venv, then agents play a rendered game of Line
     python3 dev.py test    # set up .venv (dev + train extras), then ruff + the whole suite
     python3 dev.py soak    # the slow soak tests (marked `slow`)
-    python3 dev.py bench   # the speed benchmark table
+    python3 dev.py bench   # the speed benchmark table (--compare: against the peers)
 
 Each command creates ``.venv`` on first use and reinstalls only when ``pyproject.toml``
 or the requested extras change.  Extra arguments are passed on to the job.
@@ -62,7 +62,7 @@ def main(argv: list[str]) -> int:
         setup("dev,train")
         return run([PY, "-m", "pytest", "-m", "slow", "-q", *rest])
     if job == "bench":
-        setup("dev")
+        setup("dev,bench")
         return run([PY, "experiments/bench_speed.py", *rest])
     print(__doc__)
     return 0 if job in ("help", "-h", "--help") else 2
