@@ -41,6 +41,20 @@ import cardenvs  # noqa: E402
 clock = time.process_time
 
 
+def play_one(env, rng: np.random.Generator) -> int:  # noqa: ANN001 - any PettingZoo AEC env
+    """Play one reset game to the end through the AEC loop; return the agent-steps."""
+    steps = 0
+    for _agent in env.agent_iter():
+        obs, _r, term, trunc, _i = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[rng.integers(legal.size)]))
+        steps += 1
+    return steps
+
+
 def aec_loop(env_name: str, players: int, seconds: float, seed: int) -> tuple[float, float, float]:
     """(agent-steps/s, games/s, steps per game) of random masked play through the AEC loop."""
     env = cardenvs.make(env_name, num_players=players)
@@ -52,14 +66,7 @@ def aec_loop(env_name: str, players: int, seconds: float, seed: int) -> tuple[fl
     while True:
         env.reset(seed=game_seed)
         game_seed += 1
-        for _agent in env.agent_iter():
-            obs, _r, term, trunc, _i = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(legal.size)]))
-            steps += 1
+        steps += play_one(env, rng)
         games += 1
         if clock() >= deadline:
             break
@@ -111,13 +118,7 @@ def memory_run(env_name: str, players: int, games: int, seed: int) -> list[tuple
         it = range(1, games + 1)
     for g in it:
         env.reset(seed=seed + g)
-        for _agent in env.agent_iter():
-            obs, _r, term, trunc, _i = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(legal.size)]))
+        play_one(env, rng)
         if g in marks:
             gc.collect()
             out.append((g, rss_mib()))
@@ -134,14 +135,7 @@ def pz_connect_four(seconds: float, seed: int) -> tuple[float, float, float]:
     start = clock()
     while True:
         env.reset(seed=seed + games)
-        for _agent in env.agent_iter():
-            obs, _r, term, trunc, _i = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(legal.size)]))
-            steps += 1
+        steps += play_one(env, rng)
         games += 1
         if clock() - start >= seconds:
             break
