@@ -52,13 +52,15 @@ class NumpyPolicy:
     """A masked MLP policy held as numpy arrays."""
 
     def __init__(self, weights: list[np.ndarray], biases: list[np.ndarray], activation: str,
-                 meta: dict[str, Any] | None = None) -> None:
+                 meta: dict[str, Any] | None = None, obs_scale: np.ndarray | None = None) -> None:
         if activation not in _ACTIVATIONS:
             raise ValueError(f"activation must be one of {sorted(_ACTIVATIONS)}, got {activation!r}")
         self.weights = [np.asarray(w, np.float32) for w in weights]
         self.biases = [np.asarray(b, np.float32) for b in biases]
         self.activation = activation
         self.meta = dict(meta or {})
+        #: per-feature input factors the policy was trained with (None: raw observations)
+        self.obs_scale = None if obs_scale is None else np.asarray(obs_scale, np.float32)
 
     @classmethod
     def load(cls, path: str | Path) -> NumpyPolicy:
@@ -69,7 +71,8 @@ class NumpyPolicy:
             biases = [data[f"b{i}"] for i in range(k)]
             activation = str(data["activation"])
             meta = {key[5:]: str(data[key]) for key in data.files if key.startswith("meta_")}
-        return cls(weights, biases, activation, meta)
+            scale = data["obs_scale"] if "obs_scale" in data.files else None
+        return cls(weights, biases, activation, meta, scale)
 
     def save(self, path: str | Path) -> None:
         """Write the arrays (float32) and metadata to an ``.npz`` file."""
@@ -77,6 +80,8 @@ class NumpyPolicy:
                                   "activation": np.array(self.activation)}
         for i, (w, b) in enumerate(zip(self.weights, self.biases)):
             arrays[f"w{i}"], arrays[f"b{i}"] = w, b
+        if self.obs_scale is not None:
+            arrays["obs_scale"] = self.obs_scale
         for key, value in self.meta.items():
             arrays[f"meta_{key}"] = np.array(str(value))
         Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -85,6 +90,8 @@ class NumpyPolicy:
     def logits(self, observations: np.ndarray) -> np.ndarray:
         """Unmasked action logits of a batch (or one) of observation vectors."""
         x = np.asarray(observations, np.float32)
+        if self.obs_scale is not None:
+            x = x * self.obs_scale
         act = _ACTIVATIONS[self.activation]
         last = len(self.weights) - 1
         for i, (w, b) in enumerate(zip(self.weights, self.biases)):
@@ -102,8 +109,12 @@ class NumpyPolicy:
         return e / e.sum(axis=-1, keepdims=True)
 
 
-def export_sb3(model: Any, meta: dict[str, Any] | None = None) -> NumpyPolicy:
-    """The policy branch of an SB3 / sb3-contrib ``MlpPolicy`` as a :class:`NumpyPolicy`."""
+def export_sb3(model: Any, meta: dict[str, Any] | None = None,
+               obs_scale: np.ndarray | None = None) -> NumpyPolicy:
+    """The policy branch of an SB3 / sb3-contrib ``MlpPolicy`` as a :class:`NumpyPolicy`.
+
+    ``obs_scale``: the input factors the model was trained with (applied before layer 1).
+    """
     import torch
 
     policy = model.policy
@@ -114,7 +125,7 @@ def export_sb3(model: Any, meta: dict[str, Any] | None = None) -> NumpyPolicy:
     layers.append(policy.action_net)
     weights = [layer.weight.detach().cpu().numpy() for layer in layers]
     biases = [layer.bias.detach().cpu().numpy() for layer in layers]
-    return NumpyPolicy(weights, biases, activation, meta)
+    return NumpyPolicy(weights, biases, activation, meta, obs_scale)
 
 
 class TrainedAgent(Agent):

@@ -32,7 +32,7 @@ import agents  # noqa: E402
 import cardenvs  # noqa: E402
 from agents import sb3_speedups  # noqa: E402
 from agents.trained import NumpyPolicy, TrainedAgent, export_sb3  # noqa: E402
-from cardenvs.core.wrappers import SingleAgentEnv  # noqa: E402
+from cardenvs.core.wrappers import SingleAgentEnv, observation_scale  # noqa: E402
 
 DEFAULTS: dict[str, dict[str, Any]] = {
     # sensible starting points per game (every one can be overridden on the command line)
@@ -93,13 +93,13 @@ class RoundReward:
 
 
 def make_env_fn(env_name: str, players: int, pool: OpponentPool, seed: int, options: dict[str, Any],
-                round_reward: float = 0.0):
+                round_reward: float = 0.0, obs_scale: np.ndarray | None = None):
     """A thunk building one single-agent env (for SB3's vector envs)."""
 
     def thunk() -> SingleAgentEnv:
         game = cardenvs.game_class(env_name)(players, **options)
         shaping = RoundReward(round_reward) if round_reward else None
-        env = SingleAgentEnv(game, pool, learner_seat=None, step_reward=shaping)
+        env = SingleAgentEnv(game, pool, learner_seat=None, step_reward=shaping, obs_scale=obs_scale)
         env.reset(seed=seed)
         return env
 
@@ -243,6 +243,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--export", default=None, help="write the final numpy policy here")
     ap.add_argument("--round-reward", type=float, default=0.0,
                     help="rummy432_v0: extra reward per round won (+W) or lost (-W), to densify the signal")
+    ap.add_argument("--no-scale", action="store_true",
+                    help="feed raw observations (default: scale each feature to about [-1, 1])")
     ap.add_argument("--imitate", default=None, metavar="LEVEL",
                     help="first clone this ladder level's moves (behaviour cloning), then run PPO")
     ap.add_argument("--imitate-games", type=int, default=300)
@@ -274,7 +276,9 @@ def main(argv: list[str] | None = None) -> None:
     out = Path(args.out or f"runs/{args.env}_{args.players}p_s{args.seed}")
     (out / "snapshots").mkdir(parents=True, exist_ok=True)
     pool = OpponentPool(args.env, args.players, args.pool, str(out / "snapshots"), args.self_play)
-    fns = [make_env_fn(args.env, args.players, pool, args.seed * 1000 + i, options, args.round_reward)
+    game0 = cardenvs.game_class(args.env)(args.players, **options)
+    scale = None if args.no_scale else observation_scale(game0, seed=args.seed)
+    fns = [make_env_fn(args.env, args.players, pool, args.seed * 1000 + i, options, args.round_reward, scale)
            for i in range(args.n_envs)]
     venv = SubprocVecEnv(fns) if args.vec == "subproc" else DummyVecEnv(fns)
     model = MaskablePPO(
@@ -308,7 +312,7 @@ def main(argv: list[str] | None = None) -> None:
             n = self.num_timesteps
             if args.self_play > 0 and n >= self.next_snap:
                 self.next_snap += args.snapshot_every
-                export_sb3(model, meta).save(out / "snapshots" / f"step{n:09d}.npz")
+                export_sb3(model, meta, scale).save(out / "snapshots" / f"step{n:09d}.npz")
             if n >= self.next_eval:
                 self.next_eval += args.eval_every
                 run_eval(n)
@@ -316,7 +320,7 @@ def main(argv: list[str] | None = None) -> None:
 
     def run_eval(n: int) -> None:
         path = out / "current.npz"
-        export_sb3(model, meta).save(path)
+        export_sb3(model, meta, scale).save(path)
         model.save(out / "checkpoint")
         rates = evaluate(args.env, args.players, str(path), eval_levels, args.eval_games, 10_000, args.workers)
         with open(curve, "a", newline="") as f:
@@ -326,6 +330,8 @@ def main(argv: list[str] | None = None) -> None:
 
     if args.imitate:
         data = teacher_data(args.env, args.players, args.imitate, args.imitate_games, args.seed + 77, options)
+        if scale is not None:
+            data = (data[0] * scale, data[1], data[2])
         acc = imitate(model, data, args.imitate_epochs, args.batch_size, args.seed)
         print(f"imitation of {args.imitate}: {len(data[2])} decisions, accuracy {acc:.1%}", flush=True)
         run_eval(0)
@@ -333,7 +339,7 @@ def main(argv: list[str] | None = None) -> None:
         model.learn(total_timesteps=args.steps, callback=Periodic(), progress_bar=_has_progress_bar())
     run_eval(model.num_timesteps)
     if args.export:
-        export_sb3(model, meta).save(args.export)
+        export_sb3(model, meta, scale).save(args.export)
         print(f"exported the policy to {args.export}")
     venv.close()
     print(f"done in {time.time() - start:.0f} s; logs, checkpoint and learning_curve.png in {out}")

@@ -72,6 +72,8 @@ class SingleAgentEnv(gymnasium.Env):
         learner_seat: the learner's seat, or ``None`` to draw it at each reset.
         illegal_reward: reward for an illegal action, which ends the episode (the
             policy Gymnasium's and SB3's checkers expect; masked policies never pay it).
+        obs_scale: optional per-feature factors applied to the learner's observations
+            (input normalisation for neural policies; see ``observation_scale``).
         step_reward: optional shaping ``(info, seat) -> float`` added to the learner's
             reward after every move (its own and the opponents'), given the learner's
             info dict of that moment; e.g. a reward per round won in multi-round games.
@@ -92,6 +94,7 @@ class SingleAgentEnv(gymnasium.Env):
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
         step_reward: Callable[[dict[str, Any], int], float] | None = None,
+        obs_scale: np.ndarray | None = None,
         **options: Any,
     ) -> None:
         if isinstance(game, str):
@@ -117,7 +120,14 @@ class SingleAgentEnv(gymnasium.Env):
         self.step_reward = step_reward
         self._shaped = 0.0
         size = game.observation_size()
-        self.observation_space = gymnasium.spaces.Box(game.OBS_LOW, game.OBS_HIGH, (size,), np.float32)
+        self.obs_scale = None if obs_scale is None else np.asarray(obs_scale, np.float32)
+        if self.obs_scale is not None and self.obs_scale.shape != (size,):
+            raise OptionError(f"obs_scale must have shape ({size},), got {self.obs_scale.shape}")
+        low = np.full(size, game.OBS_LOW, np.float32)
+        high = np.full(size, game.OBS_HIGH, np.float32)
+        if self.obs_scale is not None:
+            low, high = low * np.abs(self.obs_scale), high * np.abs(self.obs_scale)
+        self.observation_space = gymnasium.spaces.Box(low, high, (size,), np.float32)
         self.action_space = gymnasium.spaces.Discrete(game.num_actions)
         self.state: Any = None
         self._done = True
@@ -144,7 +154,8 @@ class SingleAgentEnv(gymnasium.Env):
             self._shaped += self.step_reward(self.game.infos(self.state)[self.learner_seat], self.learner_seat)
 
     def _obs(self) -> np.ndarray:
-        return self.game.observe(self.state, self.learner_seat)
+        obs = self.game.observe(self.state, self.learner_seat)
+        return obs if self.obs_scale is None else obs * self.obs_scale
 
     def action_masks(self) -> np.ndarray:
         """Boolean mask of the learner's legal actions (all False once the episode ended)."""
@@ -209,3 +220,23 @@ class SingleAgentEnv(gymnasium.Env):
         if self.render_mode is None or self.state is None:
             return None
         return self.game.render(self.state, self.learner_seat)
+
+
+def observation_scale(game: Game[Any, Any], decisions: int = 4000, seed: int = 0) -> np.ndarray:
+    """Per-feature factors ``1 / max(1, max |x|)`` over observations of random play.
+
+    Observations carry raw counts (pile sizes, positions, option values up to 1000);
+    scaling them to about [-1, 1] keeps a tanh network out of saturation.  The result
+    is deterministic for a seed and is saved with an exported policy.
+    """
+    rng = np.random.default_rng(seed)
+    top = np.ones(game.observation_size(), np.float32)
+    seen = 0
+    while seen < decisions:
+        state = game.new_state(rng)
+        while seen < decisions and not game.is_terminal(state) and not game.is_truncated(state):
+            top = np.maximum(top, np.abs(game.observe(state, game.current_player(state))))
+            legal = game.legal_actions(state)
+            game.apply(state, legal[int(rng.integers(len(legal)))], rng)
+            seen += 1
+    return (1.0 / top).astype(np.float32)

@@ -44,27 +44,31 @@ def test_numpy_inference_matches_torch(tmp_path: Path) -> None:
     torch = pytest.importorskip("torch")
     sb3c = pytest.importorskip("sb3_contrib")
     from agents.trained import export_sb3
-    from cardenvs.core.wrappers import SingleAgentEnv
+    from cardenvs.core.wrappers import SingleAgentEnv, observation_scale
 
     game = cardenvs.game_class("rummy432_v0")(2)
-    env = SingleAgentEnv(game, [agents.RandomAgent(0)])
+    scale = observation_scale(game, decisions=300)
+    assert scale.shape == (game.observation_size(),) and scale.min() > 0 and scale.max() <= 1
+    env = SingleAgentEnv(game, [agents.RandomAgent(0)], obs_scale=scale)
     model = sb3c.MaskablePPO("MlpPolicy", env, seed=3, policy_kwargs={"net_arch": [32, 16]})
     path = tmp_path / "p.npz"
-    export_sb3(model, {"env": "rummy432_v0"}).save(path)
+    export_sb3(model, {"env": "rummy432_v0"}, scale).save(path)
     pol = NumpyPolicy.load(path)
     assert pol.meta["env"] == "rummy432_v0"
+    np.testing.assert_array_equal(pol.obs_scale, scale)
     obs, masks = [], []
     for seed in range(16):
-        o, _ = env.reset(seed=seed)
+        o, _ = env.reset(seed=seed)  # the learner sees scaled observations
         obs.append(o)
         masks.append(env.action_masks())
     obs_a, mask_a = np.stack(obs), np.stack(masks)
+    raw = obs_a / scale  # what env.last() gives a player
     with torch.no_grad():
         dist = model.policy.get_distribution(torch.as_tensor(obs_a), action_masks=mask_a)
         expect = dist.distribution.probs.numpy()
-    np.testing.assert_allclose(pol.probabilities(obs_a, mask_a), expect, atol=1e-5)
+    np.testing.assert_allclose(pol.probabilities(raw, mask_a), expect, atol=1e-5)
     agent = TrainedAgent("rummy432_v0", path, seed=1)
-    a = agent.act({"observation": obs_a[0], "action_mask": mask_a[0].astype(np.int8)})
+    a = agent.act({"observation": raw[0], "action_mask": mask_a[0].astype(np.int8)})
     assert a == int(np.argmax(expect[0]))
 
 
