@@ -93,12 +93,14 @@ class CardGameEnv(AECEnv):
 
         Other keys of ``options`` are ignored (PettingZoo's API test passes its own).
         """
-        if seed is not None or self._np_random is None:
-            self._np_random = np.random.default_rng(seed)
+        rng = self._np_random
+        if seed is not None or rng is None:
+            rng = np.random.default_rng(seed)
         if options and options.get("state") is not None:
-            state = self.game.from_json(options["state"])
+            state = self.game.from_json(options["state"])  # a refused state changes nothing
         else:
-            state = self.game.new_state(self._np_random)
+            state = self.game.new_state(rng)
+        self._np_random = rng
         self.state = state
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}

@@ -125,3 +125,14 @@ def test_single_agent_step_reward_counts_every_move() -> None:
     sa.reset(seed=1)
     _obs, reward, term, _trunc, _ = sa.step(2)  # learner adds 3, the opponent 1: two moves
     assert not term and reward == 0.5 and calls == [0, 0]
+
+
+def test_refused_position_changes_nothing() -> None:
+    e = raw_env()
+    e.reset(seed=2)
+    e.step(0)
+    before = e.state_json()
+    with pytest.raises(ValueError, match="not a toy state"):
+        e.reset(seed=9, options={"state": {"game": "chess"}})
+    assert e.state_json() == before
+    e.step(1)  # the game goes on as if nothing happened
