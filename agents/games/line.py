@@ -84,14 +84,9 @@ def _fit_mask(rows: list[tuple[int, bool, int]]) -> tuple[int, bool]:
     A move: a play into an open row, an upgrade of a full row's joker, a shift into a
     full run.
     """
-    fit = 0
-    jfit = False
+    fit, jfit = _place_mask(rows)
     for m, j, n in rows:
-        if n < 4:
-            fit |= ADDABLE[m]
-            if not j:
-                jfit = True
-        else:
+        if n >= 4:
             key = m | (int(j) << 52)
             if j:
                 fit |= ADDABLE.get(m, 0)

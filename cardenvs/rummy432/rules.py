@@ -319,13 +319,8 @@ class Rummy432Game(Game[State, Rummy432View]):
         self._bases = []
         for seat in range(n):
             b = np.zeros(OBS_SIZE, dtype=np.float32)
-            b[O_NP] = n
-            b[O_SEAT] = seat
-            b[O_PACK + _PACK_INDEX[self.pack]] = 1.0
-            b[O_HS] = self.hand_size
-            b[O_LIMIT] = self.run_out_limit or 0
-            b[O_RTW] = self.rounds_to_win
-            b[O_MAXT] = self.max_turns
+            _write_header(b, n, seat, self.pack, self.hand_size, self.run_out_limit,
+                          self.rounds_to_win, self.max_turns)
             self._bases.append(b)
         #: seat -> relative slot, for each viewer
         self._rel = [[(s - seat) % n for s in range(n)] for seat in range(n)]
@@ -620,13 +615,8 @@ class Rummy432Game(Game[State, Rummy432View]):
         """The float32 observation of a view (layout :data:`OBS_FIELDS`)."""
         n, me = view.num_players, view.seat
         o = np.zeros(OBS_SIZE, dtype=np.float32)
-        o[O_NP] = n
-        o[O_SEAT] = me
-        o[O_PACK + _PACK_INDEX[view.pack]] = 1
-        o[O_HS] = view.hand_size
-        o[O_LIMIT] = view.run_out_limit or 0
-        o[O_RTW] = view.rounds_to_win
-        o[O_MAXT] = view.max_turns_per_round
+        _write_header(o, n, me, view.pack, view.hand_size, view.run_out_limit,
+                      view.rounds_to_win, view.max_turns_per_round)
         o[O_PHASE + PHASE_NAMES.index(view.phase)] = 1
         if view.current >= 0:
             o[O_CUR + (view.current - me) % n] = 1
@@ -971,6 +961,18 @@ _REQUIRED_KEYS = (
     "scores",
 )
 _OPTIONAL_KEYS = ("round", "turn")
+
+
+def _write_header(o: np.ndarray, n: int, seat: int, pack: str, hand_size: int,
+                  run_out_limit: int | None, rounds_to_win: int, max_turns: int) -> None:
+    """Write the table header (seat count, seat, options) of an observation."""
+    o[O_NP] = n
+    o[O_SEAT] = seat
+    o[O_PACK + _PACK_INDEX[pack]] = 1.0
+    o[O_HS] = hand_size
+    o[O_LIMIT] = run_out_limit or 0
+    o[O_RTW] = rounds_to_win
+    o[O_MAXT] = max_turns
 
 
 def _bad(msg: str) -> InvalidStateError:
