@@ -1,6 +1,6 @@
 """Opt-in speed-ups for training with sb3-contrib's MaskablePPO on large action spaces.
 
-``enable()`` does two things, neither of which changes what is computed:
+``enable()`` does three things, none of which changes what is computed:
 
 * turns off ``torch.distributions`` argument validation (it costs more than the
   policy's forward pass on these networks);

@@ -222,7 +222,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--steps", type=int, default=200_000, help="PPO steps (0: imitation only)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--n-envs", type=int, default=8)
-    ap.add_argument("--vec", choices=["dummy", "subproc"], default="dummy")
+    ap.add_argument("--vec", choices=["inprocess", "dummy", "subproc"], default="inprocess",
+                    help="inprocess: cardenvs.vector.MaskedVecEnv (fastest on few cores); dummy: SB3 DummyVecEnv; "
+                         "subproc: SB3 SubprocVecEnv")
+    ap.add_argument("--dense-policy", action="store_true",
+                    help="sb3-contrib's stock MlpPolicy instead of agents.sparse_policy (same networks, slower)")
     ap.add_argument("--pool", nargs="*", default=["random", "greedy"], help="ladder levels the opponents come from")
     ap.add_argument("--self-play", type=float, default=0.0, help="chance an opponent is a learner snapshot")
     ap.add_argument("--snapshot-every", type=int, default=50_000)
@@ -249,6 +253,8 @@ def main(argv: list[str] | None = None) -> None:
                     help="first clone this ladder level's moves (behaviour cloning), then run PPO")
     ap.add_argument("--imitate-games", type=int, default=300)
     ap.add_argument("--imitate-epochs", type=int, default=8)
+    ap.add_argument("--imitate-cache", default=None, metavar="FILE.npz",
+                    help="load the imitation data from this file, or generate it and save it there")
     ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                     help="a game option, e.g. --option pack=four (values parsed as JSON)")
     args = ap.parse_args(argv)
@@ -260,6 +266,9 @@ def main(argv: list[str] | None = None) -> None:
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.logger import configure
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    from agents.sparse_policy import fast_ppo_kwargs
+    from cardenvs.vector import MaskedVecEnv
 
     torch.set_num_threads(1)
     sb3_speedups.enable()  # no argument validation, fast masked sampling (same distribution)
@@ -280,12 +289,16 @@ def main(argv: list[str] | None = None) -> None:
     scale = None if args.no_scale else observation_scale(game0, seed=args.seed)
     fns = [make_env_fn(args.env, args.players, pool, args.seed * 1000 + i, options, args.round_reward, scale)
            for i in range(args.n_envs)]
-    venv = SubprocVecEnv(fns) if args.vec == "subproc" else DummyVecEnv(fns)
+    vec_class = {"inprocess": MaskedVecEnv, "dummy": DummyVecEnv, "subproc": SubprocVecEnv}[args.vec]
+    venv = vec_class(fns)
+    # the sparse head, boolean mask buffer and fused Adam compute what the stock policy does
+    algo = ({"policy": "MlpPolicy", "policy_kwargs": {"net_arch": net_arch}} if args.dense_policy
+            else fast_ppo_kwargs({"net_arch": net_arch}))
     model = MaskablePPO(
-        "MlpPolicy", venv, learning_rate=args.lr or d["lr"], n_steps=args.n_steps or d["n_steps"],
+        env=venv, learning_rate=args.lr or d["lr"], n_steps=args.n_steps or d["n_steps"],
         batch_size=args.batch_size, n_epochs=args.n_epochs, gamma=args.gamma, gae_lambda=args.gae_lambda,
         clip_range=args.clip_range, ent_coef=args.ent_coef if args.ent_coef is not None else d["ent_coef"],
-        policy_kwargs={"net_arch": net_arch}, seed=args.seed, verbose=0,
+        seed=args.seed, verbose=0, **algo,
     )
     formats = ["csv"]
     try:
@@ -329,7 +342,16 @@ def main(argv: list[str] | None = None) -> None:
         plot_curve(curve, out / "learning_curve.png", f"{args.env}, {args.players} players")
 
     if args.imitate:
-        data = teacher_data(args.env, args.players, args.imitate, args.imitate_games, args.seed + 77, options)
+        cache = Path(args.imitate_cache) if args.imitate_cache else None
+        if cache is not None and cache.exists():
+            with np.load(cache) as z:
+                data = (z["obs"], z["masks"], z["acts"])
+            print(f"imitation data from {cache}: {len(data[2])} decisions", flush=True)
+        else:
+            data = teacher_data(args.env, args.players, args.imitate, args.imitate_games, args.seed + 77, options)
+            if cache is not None:
+                cache.parent.mkdir(parents=True, exist_ok=True)
+                np.savez_compressed(cache, obs=data[0], masks=data[1], acts=data[2])
         if scale is not None:
             data = (data[0] * scale, data[1], data[2])
         acc = imitate(model, data, args.imitate_epochs, args.batch_size, args.seed)

@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
 import gymnasium
@@ -58,7 +58,42 @@ def terminate_illegal(env: AECEnv, illegal_reward: float = -1.0) -> AECEnv:
 class ActingAgent(Protocol):
     """Anything with ``act(observation) -> int`` (the :class:`agents.Agent` interface)."""
 
-    def act(self, observation: dict[str, np.ndarray]) -> int: ...
+    def act(self, observation: Mapping[str, np.ndarray]) -> int: ...
+
+
+class LazyObservation(Mapping[str, np.ndarray]):
+    """What ``env.last()`` gives a seat (``observation`` and ``action_mask``), each
+    computed on first access: an opponent that reads only the mask (a random agent)
+    never pays for encoding the observation."""
+
+    __slots__ = ("_game", "_state", "_seat", "_obs", "_mask")
+    _KEYS = ("observation", "action_mask")
+
+    def __init__(self, game: Game[Any, Any], state: Any, seat: int) -> None:
+        self._game, self._state, self._seat = game, state, seat
+        self._obs: np.ndarray | None = None
+        self._mask: np.ndarray | None = None
+
+    def __getitem__(self, key: str) -> np.ndarray:
+        if key == "observation":
+            if self._obs is None:
+                self._obs = self._game.observe(self._state, self._seat)
+            return self._obs
+        if key == "action_mask":
+            if self._mask is None:
+                self._mask = self._game.legal_mask(self._state)
+            return self._mask
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._KEYS)
+
+    def __len__(self) -> int:
+        return 2
+
+    def copy(self) -> dict[str, np.ndarray]:
+        """A plain dict with both entries (as ``dict.copy`` would give)."""
+        return {k: self[k] for k in self._KEYS}
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -145,8 +180,9 @@ class SingleAgentEnv(gymnasium.Env):
             p = game.current_player(state)
             if p == self.learner_seat:
                 return
-            obs = {"observation": game.observe(state, p), "action_mask": game.legal_mask(state)}
-            game.apply(state, seats[p].act(obs), self.np_random)
+            # computed before the move, so the agent sees the position it is asked about
+            action = seats[p].act(LazyObservation(game, state, p))
+            game.apply(state, action, self.np_random)
             self._shape()
 
     def _shape(self) -> None:
@@ -162,6 +198,12 @@ class SingleAgentEnv(gymnasium.Env):
         if self._done:
             return np.zeros(self.game.num_actions, dtype=bool)
         return self.game.legal_mask(self.state).astype(bool)
+
+    def write_action_mask(self, out: np.ndarray) -> None:
+        """Write :meth:`action_masks` into ``out`` (a boolean row), without allocating."""
+        out[:] = False
+        if not self._done:
+            out[self.game.legal_actions(self.state)] = True
 
     # ------------------------------------------------------------ gym API
     def reset(
