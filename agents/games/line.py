@@ -34,6 +34,15 @@ end with a greedy policy that also avoids leaving a row one card short, and
 is blended with the planner's score (``prior_weight``) so that it overrules the
 heuristic only by a clear margin.  :meth:`LineKnowledge.evaluate` (for rollouts cut
 short) judges opponents by the calibrated value per card (:func:`opp_card_value`).
+
+Strength (2 players, both seatings of each deal): greedy beats random about 85%, but
+the planner beats greedy only about 52-54% and the expert greedy about 53-57%.  Most
+games end in a long phase of forced draws where both hands fill to 7 and keep their
+lowest cards, so the draw order decides most games: a search that knows the opponent's
+hand (not the draw order) still beats greedy only about 58%, one that knows the draw
+order about 94%.  Re-weighting the planner's turn features (own mobility, opponent
+mobility, threats, bonus turns, keeping the joker, weights fitted to game outcomes or
+to the expert's choices) moved its score against greedy by no more than +-2 points.
 """
 
 from __future__ import annotations
