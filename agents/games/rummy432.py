@@ -23,6 +23,14 @@ heuristics work on a hand's 13 rank counts.
   still needs (a small exact search over group targets, with the cards still
   obtainable), its shape and value once complete; a softmax gives each seat's chance to
   win the round, and the round scores turn that into a chance to win the game.
+* ``sample_state`` (two players): the search's worlds deal the opponent's hidden cards
+  by what the player saw it do this round, remembered from the player's own successive
+  views: ranks it drew rather than take or threw are unlikely, a rank it took one card
+  of comes with a hidden partner, and among a few such deals the one that best explains
+  its latest throw (by the planner's own scores) is kept, with a light pairing swap.
+  Measured on planner positions, this matches the opponent's real count of loose cards
+  (about 3 of 8), where the plain conditioning made it nearly complete (a third of the
+  sampled hands could already finish, which no real hand could).
 """
 
 from __future__ import annotations
@@ -83,6 +91,15 @@ W_KEEP_HIGH = 0.05  # keep high singles: high pairs win the frequent ties of equ
 CONDITION = True  # search: condition sampled opponents' hands on having kept their groups
 G_VALUE_TIE = 0.001  # greedy: among equally loose cards, throw the higher value (it counts against)
 W_OUTS = 1.0  # share of unseen cards that let the hand finish next turn
+INFER = True  # search, 2 players: sample the opponent's hand from what it was seen to do
+W_PASSED = 0.15  # weight of a rank the opponent drew rather than take
+W_THREW = 0.3  # weight of a rank the opponent threw
+FORCE_PARTNER = True  # a rank the opponent took one card of comes with a hidden partner
+NO_SEARCH_FINISH = True  # when a finish is legal, finish as the planner does (measured: searching it lost races)
+SEARCH_PICK = False  # search draw against take too (2 players)
+INFER_SWAPS = 0.5  # conditioning swaps on top of the inferred deal (more makes its hand too good)
+LIK_SAMPLES = 6  # opponent hands drawn per sampled world, one kept by how well it explains its last throw
+LIK_BETA = 6.0  # sharpness of that likelihood (planner score units)
 
 
 def _fmt(c: int) -> str:
@@ -299,6 +316,25 @@ class _Ctx:
         return 4 - self.cnt[r] - self.buried[r] - self.held[r] - top
 
 
+class _Memory:
+    """What one seat saw of its opponent's play in the current round (2 players)."""
+
+    __slots__ = ("round", "turn", "phase", "throw_hand", "passed", "threw", "opp_throw", "opp_took")
+
+    def __init__(self, rnd: int) -> None:
+        self.round = rnd
+        self.turn = -1
+        self.phase = ""
+        self.throw_hand: tuple[int, ...] | None = None
+        #: rank -> turn the opponent drew rather than take a card of it (it held none)
+        self.passed: dict[int, int] = {}
+        #: rank -> turn the opponent threw a card of it (it kept no group of it)
+        self.threw: dict[int, int] = {}
+        #: the opponent's latest throw (-1 = none known) and the card it took that turn
+        self.opp_throw = -1
+        self.opp_took = -1
+
+
 # ----------------------------------------------------------------------- knowledge
 class Rummy432Knowledge(Knowledge):
     """Heuristics, reasons and evaluation of Rummy 4x3x2's."""
@@ -311,6 +347,8 @@ class Rummy432Knowledge(Knowledge):
         self._root_round = 0
         self._root_seat = -1
         self._conditioned: Any = None
+        #: seat -> what this player saw of its opponent's play this round (2 players)
+        self._memory: dict[int, _Memory] = {}
 
     # ------------------------------------------------------------------- scores
     def scores(self, game: Rummy432Game, view: Rummy432View, legal: list[int], level: int) -> np.ndarray:
@@ -318,7 +356,50 @@ class Rummy432Knowledge(Knowledge):
             return self._greedy(view, legal)
         self._root_round = view.round
         self._root_seat = view.seat
+        if view.num_players == 2 and view.current == view.seat:
+            self._remember(view)
         return self._planner(_Ctx(view), legal)
+
+    def _remember(self, view: Rummy432View) -> None:
+        """Keep what the player's own successive views tell of the opponent's play.
+
+        Only the player's own observations are used: the card it threw last turn (its
+        hand then and now), whether the opponent took it (it is now among the
+        opponent's known cards) or passed it and drew, and the opponent's throw (the
+        face-up card when the player's turn starts).  Idempotent for a repeated view.
+        """
+        seat = view.seat
+        m = self._memory.get(seat)
+        if m is None or m.round != view.round or view.turn < m.turn:
+            m = self._memory[seat] = _Memory(view.round)
+        if view.turn == m.turn and view.phase == m.phase:
+            return  # the same decision again (the coach, a re-seeded agent)
+        opp = 1 - seat
+        if view.phase == "pick":
+            known_opp = {c >> 2 for c in view.known[opp]}
+            if m.throw_hand is not None and view.turn == m.turn + 2:
+                gone = [c for c in m.throw_hand if c not in view.hand]
+                if len(gone) == 1 and gone[0] in view.discard and gone[0] != view.discard_top:
+                    m.passed[gone[0] >> 2] = view.turn  # drew rather than take it: held none
+            elif view.turn == 1 and view.finished_by < 0:
+                buried = [c for c in view.discard if c != view.discard_top]
+                if len(buried) == 1:
+                    m.passed[buried[0] >> 2] = view.turn  # the opening face-up card, passed
+            top = view.discard_top
+            if top >= 0 and view.turn >= 1 and (top >> 2) not in known_opp:
+                m.threw[top >> 2] = view.turn
+            # the opponent's last throw, and the card it took this turn (if it took)
+            m.opp_throw = top if top >= 0 and view.turn >= 1 and view.finished_by < 0 else -1
+            m.opp_took = -1
+            if m.throw_hand is not None and view.turn == m.turn + 2:
+                gone = [c for c in m.throw_hand if c not in view.hand]
+                if len(gone) == 1 and gone[0] in view.known[opp]:
+                    m.opp_took = gone[0]
+            m.throw_hand = None
+        else:
+            m.throw_hand = view.hand
+        m.turn = view.turn
+        m.phase = view.phase
 
     # greedy ------------------------------------------------------------------
     def _greedy(self, view: Rummy432View, legal: list[int]) -> np.ndarray:
@@ -567,11 +648,113 @@ class Rummy432Knowledge(Knowledge):
             return f"take {name}: the face-down pile is empty, taking is the only move"
         return f"take {name}: a new rank; it shows what you collect and joins nothing{tail}"
 
+    # ------------------------------------------------------------------ sampling
+    def sample_state(self, game: Rummy432Game, view: Rummy432View, rng: np.random.Generator) -> State:
+        """A state consistent with ``view`` whose opponent hand follows what was seen of it.
+
+        With two players the opponent's hidden cards are re-dealt from the unseen cards
+        (its hidden cards and the face-down pile, so the state stays consistent with the
+        view): ranks it passed (drew rather than take) or threw this round are unlikely,
+        and a rank it took a single card of comes with a hidden partner (it takes what
+        joins a group).  Everything comes from the player's own observations.
+        """
+        state = game.sample_state(view, rng)
+        if view.num_players != 2 or not INFER or view.phase == "over":
+            return state
+        opp = 1 - view.seat
+        known = state.known[opp]
+        hand = state.hands[opp]
+        hidden = [c for c in hand if c not in known]
+        k = len(hidden)
+        if k == 0:
+            return state
+        pool = hidden + state.pile
+        w = np.ones(len(pool))
+        m = self._memory.get(view.seat)
+        if m is not None and m.round == view.round:
+            collects = {c >> 2 for c in known}  # a rank it took since: the evidence is stale
+            for i, c in enumerate(pool):
+                r = c >> 2
+                if r in collects:
+                    continue
+                if r in m.passed:
+                    w[i] *= W_PASSED
+                if r in m.threw:
+                    w[i] *= W_THREW
+        logw = np.log(w)
+        forced_ranks = [r for r, c in enumerate(_counts(known)) if c == 1] if FORCE_PARTNER else []
+        y = m.opp_throw if m is not None and m.round == view.round else -1
+        tries = LIK_SAMPLES if y >= 0 and LIK_SAMPLES > 1 else 1
+        best: list[Any] = []
+        liks = np.zeros(tries)
+        for t in range(tries):
+            keys = logw + rng.gumbel(size=len(pool))
+            forced = 0
+            for r in forced_ranks:
+                if forced < k:
+                    cands = [i for i, c in enumerate(pool) if c >> 2 == r]
+                    if cands:
+                        keys[max(cands, key=lambda i: keys[i])] = np.inf
+                        forced += 1
+            take = set(np.argsort(-keys, kind="stable")[:k].tolist())
+            new_hand = list(known) + [pool[i] for i in sorted(take)]
+            new_pile = [pool[i] for i in range(len(pool)) if i not in take]
+            best.append((new_hand, new_pile))
+            if tries > 1:
+                liks[t] = self._throw_likelihood(game, state, view.seat, new_hand, y, m.opp_took if m else -1)
+        pick = 0
+        if tries > 1:
+            tot = liks.sum()
+            pick = int(rng.choice(tries, p=liks / tot)) if tot > 0 else int(rng.integers(tries))
+        new_hand, new_pile = best[pick]
+        state.hands[opp] = new_hand
+        state.counts[opp] = _counts(new_hand)
+        state.pile = new_pile
+        swaps = int(INFER_SWAPS) + int(rng.random() < INFER_SWAPS - int(INFER_SWAPS))
+        if CONDITION and swaps:
+            _condition_opponents(game, state, view.seat, swaps)
+        if state.finished_by != opp and _complete(state.counts[opp], game.pack):
+            _break_hand(state, opp)  # it would have finished: its hand is incomplete
+        return state
+
+    def _throw_likelihood(self, game: Rummy432Game, state: State, me: int, hand: list[int], y: int,
+                          took: int) -> float:
+        """How likely the planner would have thrown ``y`` holding ``hand`` + ``y`` (its last throw)."""
+        opp = 1 - me
+        s2 = state.clone()
+        s2.hands[opp] = hand + [y]
+        s2.counts[opp] = _counts(s2.hands[opp])
+        if y in s2.discard:
+            s2.discard.remove(y)
+        elif y in s2.hands[me]:
+            s2.hands[me].remove(y)
+            s2.counts[me][y >> 2] -= 1
+            if y in s2.known[me]:
+                s2.known[me].remove(y)
+        s2.phase = 1
+        s2.current = opp
+        s2.taken = took if took in hand else -1
+        s2.legal = None
+        legal = game.legal_actions(s2)
+        if len(legal) <= 1:
+            return 1.0
+        sc = self._planner(_Ctx(game.view(s2, opp)), legal)
+        sc = np.exp(LIK_BETA * (sc - sc.max()))
+        ry = y >> 2
+        hit = sum(sc[i] for i, a in enumerate(legal) if a < FINISH0 and (a - THROW0) >> 2 == ry)
+        return float(hit / sc.sum())
+
     # ------------------------------------------------------------------ rollouts
     def search_here(self, game: Rummy432Game, view: Rummy432View, legal: list[int], prior: np.ndarray) -> bool:
-        """The expert searches which card to throw (or whether to finish); the pick (take
-        or draw) and the exact last turn of a round are left to the planner (measured:
-        searching the pick did not beat the planner's rule)."""
+        """The expert searches which card to throw; the pick (take or draw), a turn where
+        it can finish (it finishes, as the planner does) and the exact last turn of a
+        round are left to the planner (measured: searching the pick did not beat the
+        planner's rule, and searching whether to finish lost races, most of all against
+        greedy)."""
+        if NO_SEARCH_FINISH and any(a >= FINISH0 for a in legal):
+            return False
+        if SEARCH_PICK and view.phase == "pick" and view.finished_by < 0 and view.num_players == 2:
+            return True
         return view.phase == "throw" and view.finished_by < 0 and not (
             view.taken < 0
             and view.pile_size == 0
@@ -592,7 +775,7 @@ class Rummy432Knowledge(Knowledge):
             # a fresh sample: opponents kept what groups and threw the rest, so their
             # hidden cards are better than a random deal; the finisher is complete
             self._conditioned = state
-            if CONDITION:
+            if CONDITION and not (INFER and game.num_players == 2):  # else done when sampled
                 _condition_opponents(game, state, self._root_seat)
             if state.finished_by >= 0:
                 _repair_finisher(game, state, rng)
@@ -640,7 +823,7 @@ class Rummy432Knowledge(Knowledge):
         return _game_value(state.scores, win, player, game.rounds_to_win, n)
 
 
-def _condition_opponents(game: Rummy432Game, state: State, me: int) -> None:
+def _condition_opponents(game: Rummy432Game, state: State, me: int, most: int = 4) -> None:
     """Swap each opponent's hidden loose cards with face-down cards that group, once per
     turn it has played (at most), as a player keeping pairs would have."""
     pack = game.pack
@@ -656,7 +839,7 @@ def _condition_opponents(game: Rummy432Game, state: State, me: int) -> None:
         hand = state.hands[p]
         cnt = state.counts[p]
         known = state.known[p]
-        for _ in range(min(turns, 4)):
+        for _ in range(min(turns, most)):
             done = False
             for i, x in enumerate(hand):
                 rx = x >> 2
@@ -674,6 +857,23 @@ def _condition_opponents(game: Rummy432Game, state: State, me: int) -> None:
                     break
             if not done:
                 break
+
+
+def _break_hand(state: State, p: int) -> None:
+    """Swap one of seat ``p``'s hidden cards with a face-down card of a rank it lacks."""
+    hand, cnt, known = state.hands[p], state.counts[p], state.known[p]
+    pile = state.pile
+    for j in range(len(pile) - 1, -1, -1):
+        y = pile[j]
+        if cnt[y >> 2]:
+            continue
+        for i, x in enumerate(hand):
+            if x not in known:
+                hand[i], pile[j] = y, x
+                cnt[x >> 2] -= 1
+                cnt[y >> 2] += 1
+                return
+        return
 
 
 def _repair_finisher(game: Rummy432Game, state: State, rng: np.random.Generator) -> None:
