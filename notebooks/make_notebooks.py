@@ -288,8 +288,9 @@ from pathlib import Path
 
 STEPS = int(os.environ.get("CARDENVS_NB_STEPS", 20000))       # training steps in all
 EVAL_GAMES = int(os.environ.get("CARDENVS_NB_GAMES", 100))    # games per evaluation
-N_STEPS = 256 if STEPS < 8192 else 1024                       # rollout length per update
-CHUNK = max(N_STEPS, STEPS // 8)                              # steps between evaluations
+N_ENVS = 8                                                    # game copies stepped together
+N_STEPS = 32 if STEPS < 8192 else 128                         # rollout length per copy and update
+CHUNK = max(N_STEPS * N_ENVS, STEPS // 8)                     # steps between evaluations
 OUT = Path(os.environ.get("CARDENVS_NB_OUT", "results")) / "02_training"
 OUT.mkdir(parents=True, exist_ok=True)
 print(f"{STEPS} steps in chunks of {CHUNK}, {EVAL_GAMES} evaluation games; files in {OUT}")
@@ -303,8 +304,10 @@ from stable_baselines3.common.logger import configure
 
 import agents
 from agents.tournament import Match, run_matches
+from agents.sparse_policy import fast_ppo_kwargs
 from agents.trained import TrainedAgent, export_sb3
 from cardenvs.core.wrappers import SingleAgentEnv
+from cardenvs.vector import make_vec_env
 
 torch.set_num_threads(1)  # small networks train faster on one thread
 """),
@@ -322,6 +325,17 @@ env = SingleAgentEnv(ENV, opponents=[agents.make_agent(ENV, "random", seed=0)],
 obs, info = env.reset(seed=0)
 print("observation", obs.shape, "actions", env.action_space.n,
       "legal now", int(env.action_masks().sum()), info)
+"""),
+        md("""
+For training, `make_vec_env` steps `N_ENVS` seeded copies together in this process (one
+SB3 `VecEnv`, every copy's action mask in one array). `fast_ppo_kwargs()` picks a policy
+whose action head is computed only at the legal moves: the same networks and
+probabilities as `"MlpPolicy"`, several times faster on Line's 4014 action ids (README,
+*Training throughput*).
+"""),
+        code("""
+venv = make_vec_env(ENV, N_ENVS, lambda i: [agents.make_agent(ENV, "random", seed=100 + i)], seed=0)
+print(venv.num_envs, "copies; masks", venv.env_method("action_masks").shape)
 """),
         md("""
 ## Evaluation
@@ -354,8 +368,8 @@ def win_share(model, games=EVAL_GAMES, seed=10_000):
 calls gives the learning curve (a callback would do the same inside one `learn`).
 """),
         code("""
-model = MaskablePPO("MlpPolicy", env, n_steps=N_STEPS, batch_size=64, n_epochs=4,
-                    learning_rate=3e-4, ent_coef=0.01, gamma=0.995, seed=0, verbose=0)
+model = MaskablePPO(env=venv, n_steps=N_STEPS, batch_size=64, n_epochs=4, learning_rate=3e-4,
+                    ent_coef=0.01, gamma=0.995, seed=0, verbose=0, **fast_ppo_kwargs())
 model.set_logger(configure(str(OUT / "logs"), ["csv"]))  # training statistics: logs/progress.csv
 curve = [(0, win_share(model))]
 print(f"{0:>7} steps: win share vs random {curve[-1][1]:.0%}")
