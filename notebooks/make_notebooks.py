@@ -303,8 +303,8 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.logger import configure
 
 import agents
-from agents.tournament import Match, run_matches
 from agents.sparse_policy import fast_ppo_kwargs
+from agents.tournament import Match, run_matches
 from agents.trained import TrainedAgent, export_sb3
 from cardenvs.core.wrappers import SingleAgentEnv
 from cardenvs.vector import make_vec_env
