@@ -100,3 +100,18 @@ def test_lazy_observation_is_what_last_gives_and_encodes_only_on_demand() -> Non
     assert set(obs.copy()) == {"observation", "action_mask"}
     with pytest.raises(KeyError):
         obs["state"]
+
+
+def test_subprocess_kind_gives_the_same_first_observations_and_masks() -> None:
+    sub = make_vec_env("rummy432_v0", 2, lambda i: [RandomAgent(i)], seed=4, kind="subproc")
+    local = make_vec_env("rummy432_v0", 2, lambda i: [RandomAgent(i)], seed=4)
+    try:
+        np.testing.assert_array_equal(sub.reset(), local.reset())
+        np.testing.assert_array_equal(np.stack(sub.env_method("action_masks")), local.action_masks())
+        actions = np.array([np.flatnonzero(m)[0] for m in local.action_masks()])
+        o1, r1, d1, _ = sub.step(actions)
+        o2, r2, d2, _ = local.step(actions)
+        np.testing.assert_array_equal(o1, o2)
+        np.testing.assert_array_equal(r1, r2)
+    finally:
+        sub.close()
