@@ -65,18 +65,26 @@ class SparseMaskablePolicy(MaskableActorCriticPolicy):
         pi_features, vf_features = features
         return self.mlp_extractor.forward_actor(pi_features), self.mlp_extractor.forward_critic(vf_features)
 
+    def _sparse(
+        self, obs: th.Tensor, action_masks: th.Tensor | np.ndarray | None
+    ) -> tuple[th.Tensor, th.Tensor, tuple[th.Tensor, th.Tensor, th.Tensor, th.Tensor]] | None:
+        """``(latent_pi, latent_vf, sparse_log_probs(...))``, or ``None`` where the dense
+        parent must answer (no masks, or a row without a legal action)."""
+        if action_masks is None:
+            return None
+        latent_pi, latent_vf = self._latents(obs)
+        head = self.action_net
+        sparse = sparse_log_probs(latent_pi, head.weight, head.bias, action_masks)
+        return None if sparse is None else (latent_pi, latent_vf, sparse)
+
     def forward(
         self, obs: th.Tensor, deterministic: bool = False, action_masks: np.ndarray | None = None
     ) -> tuple[th.Tensor, th.Tensor, th.Tensor]:
         """Actions, values and log-probabilities of the actions (one row per observation)."""
-        if action_masks is None:
+        found = self._sparse(obs, action_masks)
+        if found is None:
             return super().forward(obs, deterministic, action_masks)
-        latent_pi, latent_vf = self._latents(obs)
-        head = self.action_net
-        sparse = sparse_log_probs(latent_pi, head.weight, head.bias, action_masks)
-        if sparse is None:
-            return super().forward(obs, deterministic, action_masks)
-        rows, cols, logp, _ = sparse
+        latent_pi, latent_vf, (rows, cols, logp, _) = found
         n = latent_pi.shape[0]
         # Gumbel-max: argmax of logp + Gumbel noise is an exact draw from softmax(logp)
         key = logp if deterministic else logp - th.log(-th.log(th.rand_like(logp).clamp_(min=1e-20)))
@@ -93,14 +101,11 @@ class SparseMaskablePolicy(MaskableActorCriticPolicy):
         self, obs: th.Tensor, actions: th.Tensor, action_masks: th.Tensor | None = None
     ) -> tuple[th.Tensor, th.Tensor, th.Tensor | None]:
         """Values, log-likelihoods of ``actions`` and entropies, as the dense policy gives."""
-        if action_masks is None:
+        found = self._sparse(obs, action_masks)
+        if found is None:
             return super().evaluate_actions(obs, actions, action_masks)
-        latent_pi, latent_vf = self._latents(obs)
+        latent_pi, latent_vf, (rows, _, logp, lse) = found
         head = self.action_net
-        sparse = sparse_log_probs(latent_pi, head.weight, head.bias, action_masks)
-        if sparse is None:
-            return super().evaluate_actions(obs, actions, action_masks)
-        rows, _, logp, lse = sparse
         a = actions.reshape(-1).long()
         log_prob = (latent_pi * head.weight[a]).sum(-1) + head.bias[a] - lse
         entropy = -th.zeros_like(lse).index_add(0, rows, logp.exp() * logp)

@@ -96,7 +96,6 @@ W_PASSED = 0.15  # weight of a rank the opponent drew rather than take
 W_THREW = 0.3  # weight of a rank the opponent threw
 FORCE_PARTNER = True  # a rank the opponent took one card of comes with a hidden partner
 NO_SEARCH_FINISH = True  # when a finish is legal, finish as the planner does (measured: searching it lost races)
-SEARCH_PICK = False  # search draw against take too (2 players)
 INFER_SWAPS = 0.5  # conditioning swaps on top of the inferred deal (more makes its hand too good)
 LIK_SAMPLES = 6  # opponent hands drawn per sampled world, one kept by how well it explains its last throw
 LIK_BETA = 6.0  # sharpness of that likelihood (planner score units)
@@ -377,10 +376,13 @@ class Rummy432Knowledge(Knowledge):
         opp = 1 - seat
         if view.phase == "pick":
             known_opp = {c >> 2 for c in view.known[opp]}
+            # the card this player threw last turn, if it can be told from its two views
+            thrown = -1
             if m.throw_hand is not None and view.turn == m.turn + 2:
                 gone = [c for c in m.throw_hand if c not in view.hand]
-                if len(gone) == 1 and gone[0] in view.discard and gone[0] != view.discard_top:
-                    m.passed[gone[0] >> 2] = view.turn  # drew rather than take it: held none
+                thrown = gone[0] if len(gone) == 1 else -1
+                if thrown in view.discard and thrown != view.discard_top:
+                    m.passed[thrown >> 2] = view.turn  # drew rather than take it: held none
             elif view.turn == 1 and view.finished_by < 0:
                 buried = [c for c in view.discard if c != view.discard_top]
                 if len(buried) == 1:
@@ -390,11 +392,7 @@ class Rummy432Knowledge(Knowledge):
                 m.threw[top >> 2] = view.turn
             # the opponent's last throw, and the card it took this turn (if it took)
             m.opp_throw = top if top >= 0 and view.turn >= 1 and view.finished_by < 0 else -1
-            m.opp_took = -1
-            if m.throw_hand is not None and view.turn == m.turn + 2:
-                gone = [c for c in m.throw_hand if c not in view.hand]
-                if len(gone) == 1 and gone[0] in view.known[opp]:
-                    m.opp_took = gone[0]
+            m.opp_took = thrown if thrown >= 0 and thrown in view.known[opp] else -1
             m.throw_hand = None
         else:
             m.throw_hand = view.hand
@@ -753,8 +751,6 @@ class Rummy432Knowledge(Knowledge):
         greedy)."""
         if NO_SEARCH_FINISH and any(a >= FINISH0 for a in legal):
             return False
-        if SEARCH_PICK and view.phase == "pick" and view.finished_by < 0 and view.num_players == 2:
-            return True
         return view.phase == "throw" and view.finished_by < 0 and not (
             view.taken < 0
             and view.pile_size == 0
