@@ -62,11 +62,10 @@ class CardGameEnv(AECEnv):
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         size = self.game.observation_size()
+        low, high = self.game.observation_bounds()
         obs_space = gymnasium.spaces.Dict(
             {
-                "observation": gymnasium.spaces.Box(
-            self.game.OBS_LOW, self.game.OBS_HIGH, (size,), np.float32
-        ),
+                "observation": gymnasium.spaces.Box(low, high, (size,), np.float32),
                 "action_mask": gymnasium.spaces.Box(0, 1, (self.game.num_actions,), np.int8),
             }
         )
@@ -123,9 +122,8 @@ class CardGameEnv(AECEnv):
             raise IllegalActionError(
                 f"{agent} must act: None is only for agents whose game has ended"
             )
-        game = self.game
-        a = game.check_action(self.state, action)  # raises before any change
-        game.apply(self.state, a, self._np_random)
+        # apply checks legality once and raises before any change
+        self.game.apply(self.state, action, self._np_random)
         self._cumulative_rewards[agent] = 0.0
         self._after_change()
         if self.render_mode == "human":

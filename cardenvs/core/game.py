@@ -26,9 +26,10 @@ Conventions every game keeps:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+import json
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
@@ -99,6 +100,67 @@ def layout(fields: Sequence[tuple[str, int, str]]) -> tuple[ObsField, ...]:
         out.append(ObsField(name, start, size, desc))
         start += size
     return tuple(out)
+
+
+class ObsLayout:
+    """An observation layout written once: named fields of one flat float32 buffer.
+
+    In the manner of OpenSpiel's observer, the encoder and the decoder of a game both
+    work on :meth:`views` of one buffer (``v["hand"][card] = 1`` to write, ``v["hand"]``
+    to read), so a field's place is stated in exactly one table.  ``bounds`` gives the
+    per-entry low/high of the observation ``Box``; fields not named there use the
+    game-wide defaults.
+    """
+
+    def __init__(
+        self,
+        fields: Sequence[tuple[str, int, str]],
+        low: float = -1000.0,
+        high: float = 1000.0,
+        bounds: dict[str, tuple[float, float]] | None = None,
+    ) -> None:
+        self.fields: tuple[ObsField, ...] = layout(fields)
+        self.size: int = self.fields[-1].stop if self.fields else 0
+        self.index: dict[str, ObsField] = {f.name: f for f in self.fields}
+        self.low = np.full(self.size, low, np.float32)
+        self.high = np.full(self.size, high, np.float32)
+        for name, (lo, hi) in (bounds or {}).items():
+            f = self.index[name]
+            self.low[f.start : f.stop] = lo
+            self.high[f.start : f.stop] = hi
+
+    def start(self, name: str) -> int:
+        """Offset of a field in the flat vector."""
+        return self.index[name].start
+
+    def new(self) -> np.ndarray:
+        """A zeroed observation vector."""
+        return np.zeros(self.size, np.float32)
+
+    def views(self, buf: np.ndarray) -> dict[str, np.ndarray]:
+        """Named writable views of ``buf``, one per field."""
+        if buf.shape != (self.size,):
+            raise ValueError(f"an observation of this game has shape ({self.size},), got {buf.shape}")
+        return {f.name: buf[f.start : f.stop] for f in self.fields}
+
+
+@runtime_checkable
+class View(Protocol):
+    """What every game's View (one player's information set) has.
+
+    ``seat`` is the player's own seat, ``num_players`` the seat count and ``options``
+    the game's options (``{name: value}`` for every key of ``Game.OPTIONS``): enough to
+    know the table without guessing from field names.
+    """
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def num_players(self) -> int: ...
+
+    @property
+    def options(self) -> dict[str, Any]: ...
 
 
 class Game(ABC, Generic[S, V]):
@@ -231,6 +293,16 @@ class Game(ABC, Generic[S, V]):
         last = cls.OBS_FIELDS[-1]
         return last.start + last.size
 
+    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per-entry ``(low, high)`` of the observation ``Box`` under this game's options.
+
+        Every observation of every loadable state lies inside them.  By default the
+        game-wide :attr:`OBS_LOW` / :attr:`OBS_HIGH`; a game whose options scale some
+        entries (a turn cap) overrides this.
+        """
+        size = self.observation_size()
+        return np.full(size, self.OBS_LOW, np.float32), np.full(size, self.OBS_HIGH, np.float32)
+
     # ------------------------------------------------------------------- notation
     @abstractmethod
     def action_to_str(self, action: int) -> str:
@@ -309,3 +381,59 @@ def _same_value(v: Any, allowed: Any) -> bool:
 
 
 GameFactory = Callable[..., Game[Any, Any]]
+
+
+#: a position's JSON never nests deeper than this (lists of lists of cards, at most)
+MAX_JSON_DEPTH = 6
+#: nor holds a list or object longer than this (the largest deck has 106 cards)
+MAX_JSON_ITEMS = 512
+#: nor is given as text longer than this
+MAX_JSON_TEXT = 1_000_000
+
+
+def json_object(obj: Any) -> dict[str, Any]:
+    """The position object of ``obj``: a dict, or JSON text of one.
+
+    Refuses at once, with a short :class:`InvalidStateError`, text that is not JSON,
+    anything but an object, and input nested deeper than :data:`MAX_JSON_DEPTH` or
+    with a list longer than :data:`MAX_JSON_ITEMS` (no position is that big), so a
+    loader never spends long on, or recurses through, hostile input.
+    """
+    if isinstance(obj, (str, bytes, bytearray)):
+        if len(obj) > MAX_JSON_TEXT:
+            raise InvalidStateError(f"position text too long ({len(obj)} characters)")
+        try:
+            obj = json.loads(obj)
+        except (ValueError, RecursionError) as err:
+            raise InvalidStateError(f"the position is not valid JSON: {str(err)[:120]}") from None
+    if not isinstance(obj, dict):
+        raise InvalidStateError(f"a position must be a JSON object, got {type(obj).__name__}")
+    _check_shape(obj, 0)
+    return obj
+
+
+def _check_shape(x: Any, depth: int) -> None:
+    if depth > MAX_JSON_DEPTH:
+        raise InvalidStateError(f"the position nests deeper than {MAX_JSON_DEPTH} levels")
+    if isinstance(x, dict):
+        if len(x) > MAX_JSON_ITEMS:
+            raise InvalidStateError(f"an object of the position has {len(x)} keys; at most {MAX_JSON_ITEMS}")
+        for v in x.values():
+            if isinstance(v, (list, tuple, dict)):
+                _check_shape(v, depth + 1)
+    elif isinstance(x, (list, tuple)):
+        if len(x) > MAX_JSON_ITEMS:
+            raise InvalidStateError(f"a list of the position has {len(x)} items; at most {MAX_JSON_ITEMS}")
+        for v in x:
+            if isinstance(v, (list, tuple, dict)):
+                _check_shape(v, depth + 1)
+
+
+def observation_vector(observation: Any) -> np.ndarray:
+    """The flat observation of ``observation``: the vector itself, or the dict
+    ``{"observation", "action_mask"}`` that ``env.last()`` gives (for ``Game.decode``)."""
+    if isinstance(observation, Mapping):
+        if "observation" not in observation:
+            raise ValueError("an observation dict must have the key 'observation' (what env.last() gives)")
+        observation = observation["observation"]
+    return np.asarray(observation)

@@ -158,8 +158,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.obs_scale = None if obs_scale is None else np.asarray(obs_scale, np.float32)
         if self.obs_scale is not None and self.obs_scale.shape != (size,):
             raise OptionError(f"obs_scale must have shape ({size},), got {self.obs_scale.shape}")
-        low = np.full(size, game.OBS_LOW, np.float32)
-        high = np.full(size, game.OBS_HIGH, np.float32)
+        low, high = game.observation_bounds()
         if self.obs_scale is not None:
             low, high = low * np.abs(self.obs_scale), high * np.abs(self.obs_scale)
         self.observation_space = gymnasium.spaces.Box(low, high, (size,), np.float32)
@@ -240,12 +239,11 @@ class SingleAgentEnv(gymnasium.Env):
             raise RuntimeError("the episode has ended: call reset()")
         game, state = self.game, self.state
         try:
-            a = game.check_action(state, action)
+            game.apply(state, action, self.np_random)  # checks legality once, before any change
         except IllegalActionError as err:
             self._done = True
             return self._obs(), self.illegal_reward, True, False, {"illegal_action": str(err)}
         self._shaped = 0.0
-        game.apply(state, a, self.np_random)
         self._shape()
         self._play_opponents()
         terminated = game.is_terminal(state)
