@@ -1,12 +1,18 @@
-"""Play whole games between agents through the PettingZoo AEC loop."""
+"""Play whole games between agents on the rules core, through the one play loop."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .base import Agent, describe
+import numpy as np
+
+import cardenvs
+from cardenvs.core.game import Game
+from cardenvs.core.loop import Hook, ObservationActor, Player, Turn, as_player, play
+
+from .base import describe
 
 
 @dataclass
@@ -28,53 +34,60 @@ class GameResult:
 
 def play_game(
     env_name: str,
-    agents: Sequence[Agent],
+    agents: Sequence[Player | ObservationActor],
     seed: int | None = None,
     render_mode: str | None = None,
-    on_move: Callable[[int, str, Any], None] | None = None,
+    on_move: Hook | None = None,
     record_moves: bool = True,
     **options: Any,
 ) -> GameResult:
     """Play one game of ``env_name`` with ``agents[i]`` in seat ``i``.
 
-    ``on_move(seat, move_text, env)`` is called before each move (the demo and the coach
+    The deal and the game's later randomness come from ``numpy.random.default_rng(seed)``,
+    as in ``env.reset(seed=seed)``.  ``on_move(turn)`` is called with each
+    :class:`~cardenvs.core.loop.Turn` before its move is applied (the demo and the coach
     use it to comment); ``render_mode="human"`` prints the table after every move.
     """
-    import cardenvs
+    game = cardenvs.game_class(env_name)(len(agents), **options)
+    return play_between(game, agents, seed, render_mode, on_move, record_moves)
 
-    env = cardenvs.make(env_name, num_players=len(agents), render_mode=render_mode, **options)
-    env.reset(seed=seed)
-    base = env.unwrapped
-    rewards = {a: 0.0 for a in base.possible_agents}
+
+def play_between(
+    game: Game[Any, Any],
+    agents: Sequence[Player | ObservationActor],
+    seed: int | None = None,
+    render_mode: str | None = None,
+    on_move: Hook | None = None,
+    record_moves: bool = True,
+) -> GameResult:
+    """:func:`play_game` on a given rules object (seat count and options set)."""
+    if render_mode not in (None, "human"):
+        raise ValueError(f"render_mode must be None or 'human', got {render_mode!r}")
+    if len(agents) != game.num_players:
+        raise ValueError(f"{game.env_name} with {game.num_players} players needs as many agents, "
+                         f"got {len(agents)}")
+    players = [as_player(a) for a in agents]
+    rng = np.random.default_rng(seed)
+    state = game.new_state(rng)
     moves: list[tuple[int, str]] = []
-    steps = 0
-    truncated = False
-    for agent_id in env.agent_iter():
-        obs, reward, term, trunc, _ = env.last()
-        rewards[agent_id] = reward
-        if term or trunc:
-            truncated = truncated or trunc
-            env.step(None)
-            continue
-        seat = base._seat[agent_id]
-        action = agents[seat].act(obs)
-        if record_moves or on_move is not None:
-            text = base.action_to_str(action)
-            if on_move is not None:
-                on_move(seat, text, base)
-            moves.append((seat, text))
-        env.step(action)
-        steps += 1
-    infos = base.game.infos(base.state)
-    return GameResult(
-        rewards=[rewards[a] for a in base.possible_agents],
-        infos=infos,
-        steps=steps,
-        moves=moves,
-        truncated=truncated,
-    )
+
+    def before(turn: Turn) -> None:
+        if record_moves:
+            moves.append((turn.seat, game.action_to_str(turn.action)))
+        if on_move is not None:
+            on_move(turn)
+
+    def after(turn: Turn) -> None:
+        print(game.render(turn.state, None))
+
+    steps = play(game, state, players, rng, on_move=before,
+                 after_move=after if render_mode == "human" else None)
+    terminal = game.is_terminal(state)
+    rewards = [float(r) for r in game.returns(state)] if terminal else [0.0] * game.num_players
+    return GameResult(rewards=rewards, infos=game.infos(state), steps=steps, moves=moves,
+                      truncated=not terminal)
 
 
-def names(agents: Sequence[Agent]) -> list[str]:
+def names(agents: Sequence[Any]) -> list[str]:
     """Display names of several agents."""
     return [describe(a) for a in agents]

@@ -1,25 +1,47 @@
-"""The Agent interface: ``act(observation) -> action id``.
+"""The Agent interface: an agent chooses from its own player's View.
 
-An agent receives exactly what ``env.last()`` gives its player (the dict with
-``"observation"`` and ``"action_mask"``) and nothing else, so it can never see the true
-state.  Each agent owns a seeded ``numpy`` generator; nothing touches global randomness.
+Inside the library (tournament, coach, terminal table, training opponents) an agent is
+asked ``choose(game, view, legal)``: the rules object of the table, the player's View
+(their information set, computed by the rules core from the state) and the legal
+action ids.  It never sees the true state.  For PettingZoo users holding only what
+``env.last()`` gives, ``act(observation_dict)`` reads the same View back from the
+observation (``Game.decode``) and chooses the same way.
+
+Each agent owns a seeded ``numpy`` generator; nothing touches global randomness.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-Observation = dict[str, np.ndarray]
+import cardenvs
+from cardenvs.core.game import Game
+
+Observation = Mapping[str, np.ndarray]
+
+
+@lru_cache(maxsize=64)
+def table(env_name: str, num_players: int, options: tuple[tuple[str, Any], ...]) -> Game[Any, Any]:
+    """The (cached) rules object of a table: game, seat count and options."""
+    return cardenvs.game_class(env_name)(num_players, **dict(options))
 
 
 class Agent(ABC):
-    """Base class of every agent: seeded, stateless between games unless documented."""
+    """Base class of every agent: seeded, stateless between games unless documented.
+
+    Subclasses implement :meth:`choose`.  ``env_name`` (set by agents that know their
+    game) lets :meth:`act` decode observation dicts.
+    """
 
     #: display name (a named opponent's name, or the level)
     name: str = "agent"
+    #: the environment the agent plays, for :meth:`act` (``None``: any; needs no View)
+    env_name: str | None = None
 
     def __init__(self, seed: int | None = None, name: str | None = None) -> None:
         self.rng = np.random.default_rng(seed)
@@ -31,8 +53,29 @@ class Agent(ABC):
         self.rng = np.random.default_rng(seed)
 
     @abstractmethod
+    def choose(self, game: Game[Any, Any], view: Any, legal: list[int]) -> int:
+        """The action id to play: one of ``legal``, decided from ``view`` alone."""
+
     def act(self, observation: Observation) -> int:
-        """The action id to play, from the player's own observation dict."""
+        """The action id to play from the observation dict ``env.last()`` gives.
+
+        Decodes the View with ``Game.decode`` (the exact inverse of the encoding) and
+        calls :meth:`choose`; the same information gives the same move.
+        """
+        game, view, legal = self.read(observation)
+        return self.choose(game, view, legal)
+
+    def read(self, observation: Observation) -> tuple[Game[Any, Any], Any, list[int]]:
+        """``(game, view, legal)`` of an observation dict (``ValueError`` if no move)."""
+        legal = legal_ids(observation).tolist()
+        if not legal:
+            raise ValueError("the action mask has no legal action: this player is not to move")
+        if self.env_name is None:
+            raise ValueError(f"{type(self).__name__} has no env_name, so it cannot read observations")
+        cls = cardenvs.game_class(self.env_name)
+        view = cls.decode(observation["observation"])
+        game = table(self.env_name, int(view.num_players), tuple(sorted(view.options.items())))
+        return game, view, legal
 
     def __call__(self, observation: Observation) -> int:
         return self.act(observation)
@@ -42,12 +85,17 @@ class Agent(ABC):
 
 
 class RandomAgent(Agent):
-    """Uniformly random among the legal actions of the mask."""
+    """Uniformly random among the legal actions."""
 
     name = "random"
 
+    def choose(self, game: Game[Any, Any], view: Any, legal: list[int]) -> int:
+        """A legal action drawn uniformly with the agent's generator."""
+        return int(legal[self.rng.integers(len(legal))])
+
     def act(self, observation: Observation) -> int:
-        legal = np.flatnonzero(observation["action_mask"])
+        """Draws from the mask alone (no View needed)."""
+        legal = legal_ids(observation)
         if legal.size == 0:
             raise ValueError("the action mask has no legal action: this player is not to move")
         return int(legal[self.rng.integers(legal.size)])

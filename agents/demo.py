@@ -10,9 +10,10 @@ import argparse
 from typing import Any
 
 import cardenvs
+from cardenvs.core.loop import Turn
 
-from .arena import play_game
-from .ladder import CASTS, Coach, make_agent
+from .arena import play_between
+from .ladder import Coach, cast, make_agent
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -24,25 +25,29 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--quiet", action="store_true", help="print only the moves, not every table")
     args = ap.parse_args(argv)
 
-    cast = CASTS[args.env]
+    names = cast(args.env)
     ladder = ["greedy", "planner", "expert", "random", "planner"]
-    seats = [make_agent(args.env, "greedy", seed=args.seed, name="You (greedy)")]
-    for i in range(args.players - 1):
-        level = ladder[(i + 1) % len(ladder)]
-        seats.append(make_agent(args.env, level, seed=args.seed + i + 1, name=f"{cast[i % len(cast)]} ({level})"))
+    # every seat is a computer player; the coach watches seat 0, a greedy player, so
+    # that it has something to say
+    seats = []
+    for i in range(args.players):
+        level = ladder[i % len(ladder)]
+        seats.append(make_agent(args.env, level, seed=args.seed + i,
+                                name=f"{names[i % len(names)]} ({level})"))
     coach = Coach(args.env, level="planner")
-    print(f"{args.env}: " + ", ".join(f"player_{i} = {a.name}" for i, a in enumerate(seats)))
+    game = cardenvs.game_class(args.env)(args.players)
+    print(f"{args.env}: " + ", ".join(f"player_{i} = {a.name}" for i, a in enumerate(seats))
+          + "; the coach comments on player_0's moves")
 
-    def on_move(seat: int, move: str, env: Any) -> None:
+    def on_move(turn: Turn) -> None:
         if not args.quiet:
-            print(env.game.render(env.state, None))
-        line = f"player_{seat} {seats[seat].name}: {move}"
-        if seat == 0:
-            obs = {"observation": env.game.observe(env.state, 0), "action_mask": env.game.legal_mask(env.state)}
-            line += f"\n    {coach.comment(obs, env.game.str_to_action(move))}"
+            print(game.render(turn.state, None))
+        line = f"player_{turn.seat} {seats[turn.seat].name}: {game.action_to_str(turn.action)}"
+        if turn.seat == 0:
+            line += f"\n    {coach.comment_view(game, turn.view, turn.legal, turn.action)}"
         print(line + ("\n" if not args.quiet else ""))
 
-    result = play_game(args.env, seats, seed=args.seed, on_move=on_move)
+    result = play_between(game, seats, seed=args.seed, on_move=on_move)
     print("=" * 60)
     print(f"game over after {result.steps} moves; rewards {result.rewards}")
     for i, info in enumerate(result.infos):

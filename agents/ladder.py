@@ -19,49 +19,38 @@ from typing import Any
 import numpy as np
 
 import cardenvs
+from cardenvs.core.game import Game
 
 from .base import Agent, Observation, RandomAgent
-from .policy import HeuristicAgent, Knowledge, SearchAgent
+from .policy import GameAgents, HeuristicAgent, Knowledge, SearchAgent
 
 LEVELS: tuple[str, ...] = ("random", "greedy", "planner", "expert")
 
-_KNOWLEDGE: dict[str, str] = {
-    "line_v0": "agents.games.line:LineKnowledge",
-    "lineit_v0": "agents.games.lineit:LineItKnowledge",
-    "rummy432_v0": "agents.games.rummy432:Rummy432Knowledge",
-}
 
-#: each game's cast of named computer players
-CASTS: dict[str, tuple[str, ...]] = {
-    "rummy432_v0": ("Rosie", "Dev", "Mags", "Theo"),
-    "line_v0": ("Ada", "Bo", "Cyd"),
-    "lineit_v0": ("Juno", "Kit", "Lou", "Max"),
-}
+def spec(env_name: str) -> GameAgents:
+    """The agents' side of a game (knowledge, cast, expert budget, training defaults).
 
-#: search budget of the expert per game (simulations, rollout depth, candidates)
-EXPERT_BUDGET: dict[str, dict[str, Any]] = {
-    # paired worlds re-weighted towards kept hands, rollouts to the end (agents/games/line.py)
-    "line_v0": {"simulations": 64, "depth": 100, "max_candidates": 5, "paired": True, "prior_weight": 0.02},
-    "lineit_v0": {"simulations": 48, "depth": 16, "max_candidates": 6},
-    "rummy432_v0": {"simulations": 40, "depth": 30, "max_candidates": 2, "paired": True},
-}
-
-
-def _check_env(env_name: str) -> None:
-    if env_name not in cardenvs.ENVS:
-        raise ValueError(f"unknown environment {env_name!r}; the environments are {', '.join(cardenvs.ENVS)}")
+    Found through the game's one registry entry (``ValueError`` naming the
+    environments if the name is unknown).
+    """
+    module = importlib.import_module(cardenvs.entry(env_name).agents)
+    found: GameAgents = module.SPEC
+    return found
 
 
 def knowledge(env_name: str) -> Knowledge:
     """The game's strategic knowledge (heuristic scores, reasons, evaluation)."""
-    _check_env(env_name)
-    module, _, cls = _KNOWLEDGE[env_name].partition(":")
-    return getattr(importlib.import_module(module), cls)()
+    return spec(env_name).knowledge()
+
+
+def cast(env_name: str) -> tuple[str, ...]:
+    """The game's named computer players."""
+    return spec(env_name).cast
 
 
 def levels(env_name: str) -> list[str]:
     """The difficulty levels of a game, weakest first."""
-    _check_env(env_name)
+    cardenvs.entry(env_name)
     out = list(LEVELS)
     from .trained import trained_rank
 
@@ -95,18 +84,19 @@ def make_agent(env_name: str, level: str, seed: int | None = None, name: str | N
         return HeuristicAgent(know, 1, seed, name or "greedy")
     if level == "planner":
         return HeuristicAgent(know, 2, seed, name or "planner")
-    return SearchAgent(know, seed=seed, name=name or "expert", **EXPERT_BUDGET[env_name])
+    return SearchAgent(know, seed=seed, name=name or "expert", **spec(env_name).expert_budget)
 
 
 def opponents(env_name: str, difficulty: str, n: int, seed: int | None = None) -> list[Agent]:
     """``n`` named computer players of the game's cast at ``difficulty``."""
-    _check_env(env_name)
-    cast = CASTS[env_name]
-    if not 1 <= n <= cardenvs.game_class(env_name).max_players - 1:
-        raise ValueError(f"{env_name} seats at most {cardenvs.game_class(env_name).max_players - 1} opponents, got n={n}")
+    names = cast(env_name)
+    most = cardenvs.game_class(env_name).max_players - 1
+    if not 1 <= n <= most:
+        raise ValueError(f"{env_name} seats at most {most} opponents, got n={n}")
     base = 0 if seed is None else seed
     return [
-        make_agent(env_name, difficulty, seed=None if seed is None else base + i, name=cast[i % len(cast)])
+        make_agent(env_name, difficulty, seed=None if seed is None else base + i,
+                   name=names[i % len(names)])
         for i in range(n)
     ]
 
@@ -132,19 +122,29 @@ class Coach:
     """
 
     def __init__(self, env_name: str, level: str = "planner", seed: int | None = 0) -> None:
-        _check_env(env_name)
+        cardenvs.entry(env_name)
         if level not in ("greedy", "planner", "expert"):
             raise ValueError(f"coach level must be greedy, planner or expert, got {level!r}")
         self.env_name = env_name
         self.level = level
         self.knowledge = knowledge(env_name)
         self._seed = seed
-        self._engine: HeuristicAgent | SearchAgent = make_agent(env_name, level, seed)  # type: ignore[assignment]
+        engine = make_agent(env_name, level, seed)
+        assert isinstance(engine, (HeuristicAgent, SearchAgent))
+        self._engine: HeuristicAgent | SearchAgent = engine
 
     def advise(self, observation: Observation, top: int | None = None) -> list[Advice]:
-        """Legal moves ranked best first, each with a value and a reason in words."""
-        self._engine.seed(self._seed)  # same observation, same advice
-        game, view, legal, values = self._engine.evaluate_actions(observation)
+        """Legal moves ranked best first, from the observation dict ``env.last()`` gives."""
+        return self.advise_view(*self._engine.read(observation), top=top)
+
+    def advise_view(self, game: Game[Any, Any], view: Any, legal: list[int],
+                    top: int | None = None) -> list[Advice]:
+        """Legal moves ranked best first, each with a value and a reason in words.
+
+        Computed from the player's View alone (their own information).
+        """
+        self._engine.seed(self._seed)  # same information, same advice
+        values = self._engine.values(game, view, legal)
         order = np.argsort(-np.asarray(values, float), kind="stable")
         if top is not None:
             order = order[:top]
@@ -159,8 +159,12 @@ class Coach:
         ]
 
     def comment(self, observation: Observation, action: int) -> str:
+        """A line on a move actually played (from the observation dict before it)."""
+        return self.comment_view(*self._engine.read(observation), action=action)
+
+    def comment_view(self, game: Game[Any, Any], view: Any, legal: list[int], action: int) -> str:
         """A line on a move actually played: the coach's pick and, if different, why."""
-        ranked = self.advise(observation)
+        ranked = self.advise_view(game, view, legal)
         best = ranked[0]
         played = next((a for a in ranked if a.action == int(action)), None)
         if played is not None and (played.action == best.action or played.value >= best.value - 1e-9):

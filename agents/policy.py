@@ -1,10 +1,10 @@
 """Honest agents built on a game's View: heuristics, determinised search, and helpers.
 
-Every agent here decodes the player's own observation into the game's View
-(``Game.decode``) and decides from that alone; a search agent that needs full states
-samples them consistent with the View through the rules core (``Game.sample_state``).
-Nothing reads the true state, so swapping the cards a player cannot see cannot change
-a decision (tested).
+Every agent here decides from its player's View (``Agent.choose(game, view, legal)``,
+or ``Agent.act(observation)``, which decodes the View from the observation); a
+search agent that needs full states samples them consistent with the View through
+the rules core (``Game.sample_state``).  Nothing reads the true state, so swapping
+the cards a player cannot see cannot change a decision (tested).
 
 A game plugs in with a :class:`Knowledge` subclass: scores of legal actions for a View
 (the heuristic levels), a reason in words for a move (the coach), and a value of a
@@ -14,28 +14,14 @@ full state for one seat (to cut search rollouts short).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from functools import lru_cache
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-import cardenvs
 from cardenvs.core.game import Game
 
-from .base import Agent, Observation
-
-
-@lru_cache(maxsize=64)
-def _game(env_name: str, num_players: int, options_key: tuple[tuple[str, Any], ...]) -> Game[Any, Any]:
-    return cardenvs.game_class(env_name)(num_players, **dict(options_key))
-
-
-def game_for_view(env_name: str, view: Any) -> Game[Any, Any]:
-    """The rules object for the table a View comes from (seat count and options)."""
-    opts = getattr(view, "options", None)
-    if opts is None:  # views may carry the options as attributes of their own
-        opts = {k: getattr(view, k) for k in cardenvs.game_class(env_name).OPTIONS if hasattr(view, k)}
-    return _game(env_name, int(view.num_players), tuple(sorted(opts.items())))
+from .base import Agent
 
 
 class Knowledge(ABC):
@@ -102,24 +88,20 @@ def _argmax_random(scores: np.ndarray, rng: np.random.Generator) -> int:
 class HeuristicAgent(Agent):
     """Plays the best-scoring legal move of a :class:`Knowledge` at a given depth."""
 
-    def __init__(self, knowledge: Knowledge, level: int, seed: int | None = None, name: str | None = None) -> None:
+    def __init__(self, knowledge: Knowledge, level: int, seed: int | None = None,
+                 name: str | None = None) -> None:
         super().__init__(seed, name)
         self.knowledge = knowledge
         self.level = level
-        self._decode = cardenvs.game_class(knowledge.env_name).decode
+        self.env_name = knowledge.env_name
 
-    def evaluate_actions(self, observation: Observation) -> tuple[Game[Any, Any], Any, list[int], np.ndarray]:
-        """(game, view, legal actions, their scores) for an observation."""
-        view = self._decode(observation["observation"])
-        game = game_for_view(self.knowledge.env_name, view)
-        legal = np.flatnonzero(observation["action_mask"]).tolist()
-        if not legal:
-            raise ValueError("the action mask has no legal action: this player is not to move")
-        return game, view, legal, np.asarray(self.knowledge.scores(game, view, legal, self.level), float)
+    def values(self, game: Game[Any, Any], view: Any, legal: list[int]) -> np.ndarray:
+        """The heuristic score of each legal action (higher is better)."""
+        return np.asarray(self.knowledge.scores(game, view, legal, self.level), float)
 
-    def act(self, observation: Observation) -> int:
-        _, _, legal, scores = self.evaluate_actions(observation)
-        return legal[_argmax_random(scores, self.rng)]
+    def choose(self, game: Game[Any, Any], view: Any, legal: list[int]) -> int:
+        """The best-scoring legal action, ties broken by the agent's generator."""
+        return legal[_argmax_random(self.values(game, view, legal), self.rng)]
 
 
 class SearchAgent(Agent):
@@ -157,42 +139,52 @@ class SearchAgent(Agent):
         self.max_candidates = max_candidates
         self.paired = paired
         self.prior_weight = prior_weight
-        self._decode = cardenvs.game_class(knowledge.env_name).decode
+        self.env_name = knowledge.env_name
 
-    def evaluate_actions(self, observation: Observation) -> tuple[Game[Any, Any], Any, list[int], np.ndarray]:
-        """(game, view, legal actions, estimated values); unsearched moves get -inf."""
-        view = self._decode(observation["observation"])
-        game = game_for_view(self.knowledge.env_name, view)
-        legal = np.flatnonzero(observation["action_mask"]).tolist()
-        if not legal:
-            raise ValueError("the action mask has no legal action: this player is not to move")
+    def values(self, game: Game[Any, Any], view: Any, legal: list[int]) -> np.ndarray:
+        """The estimated value of each legal action; unsearched moves get -inf.
+
+        Decisions the game's knowledge does not search get the planning scores.
+        """
         prior = np.asarray(self.knowledge.scores(game, view, legal, 2), float)
         if len(legal) > 1 and not self.knowledge.search_here(game, view, legal, prior):
-            return game, view, legal, prior
+            return prior
         values = np.full(len(legal), -np.inf)
         if len(legal) == 1:
             values[0] = 0.0
-            return game, view, legal, values
+            return values
         order = np.argsort(-prior, kind="stable")[: self.max_candidates]
-        me = _seat_of(view)
+        if self.paired:
+            values[order] = self._paired(game, view, legal, order, prior)
+        else:
+            values[order] = self._ucb(game, view, legal, order)
+        # keep the heuristic order among equal estimates
+        values[order] += 1e-6 * (len(order) - np.arange(len(order)))
+        return values
+
+    def _paired(self, game: Game[Any, Any], view: Any, legal: list[int], order: np.ndarray,
+                prior: np.ndarray) -> np.ndarray:
+        """Mean outcome of each candidate over the same sampled worlds and rollout seeds."""
+        totals = np.zeros(len(order))
+        rng = self.rng
+        for _world in range(self.simulations):
+            base = self.knowledge.sample_state(game, view, rng)
+            seed = int(rng.integers(2**63))
+            for k in range(len(order)):
+                state = game.clone(base)
+                sim_rng = np.random.default_rng(seed)
+                game.apply(state, legal[order[k]], sim_rng)
+                totals[k] += self._rollout(game, state, view.seat, sim_rng)
+        means = totals / max(self.simulations, 1)
+        if self.prior_weight:
+            means += self.prior_weight * (prior[order] - prior[order[0]])
+        return means
+
+    def _ucb(self, game: Game[Any, Any], view: Any, legal: list[int], order: np.ndarray) -> np.ndarray:
+        """Mean outcome of each candidate, simulations shared out by UCB1."""
         totals = np.zeros(len(order))
         counts = np.zeros(len(order))
         rng = self.rng
-        if self.paired:
-            for _world in range(self.simulations):
-                base = self.knowledge.sample_state(game, view, rng)
-                seed = int(rng.integers(2**63))
-                for k in range(len(order)):
-                    state = game.clone(base)
-                    sim_rng = np.random.default_rng(seed)
-                    game.apply(state, legal[order[k]], sim_rng)
-                    totals[k] += self._rollout(game, state, me, sim_rng)
-                    counts[k] += 1
-            values[order] = totals / np.maximum(counts, 1)
-            if self.prior_weight:
-                values[order] += self.prior_weight * (prior[order] - prior[order[0]])
-            values[order] += 1e-6 * (len(order) - np.arange(len(order)))
-            return game, view, legal, values
         for sim in range(self.simulations):
             if sim < len(order):
                 k = sim
@@ -201,12 +193,9 @@ class SearchAgent(Agent):
                 k = int(np.argmax(mean + 0.7 * np.sqrt(np.log(sim + 1) / counts)))
             state = self.knowledge.sample_state(game, view, rng)
             game.apply(state, legal[order[k]], rng)
-            totals[k] += self._rollout(game, state, me, rng)
+            totals[k] += self._rollout(game, state, view.seat, rng)
             counts[k] += 1
-        values[order] = totals / np.maximum(counts, 1)
-        # keep the heuristic order among equal estimates
-        values[order] += 1e-6 * (len(order) - np.arange(len(order)))
-        return game, view, legal, values
+        return totals / np.maximum(counts, 1)
 
     def _rollout(self, game: Game[Any, Any], state: Any, me: int, rng: np.random.Generator) -> float:
         know = self.knowledge
@@ -218,13 +207,25 @@ class SearchAgent(Agent):
             return know.outcome(game, state, me)
         return know.evaluate(game, state, me)
 
-    def act(self, observation: Observation) -> int:
-        _, _, legal, values = self.evaluate_actions(observation)
-        return legal[int(np.argmax(values))]
+    def choose(self, game: Game[Any, Any], view: Any, legal: list[int]) -> int:
+        """The legal action of the highest estimated value."""
+        return legal[int(np.argmax(self.values(game, view, legal)))]
 
 
-def _seat_of(view: Any) -> int:
-    for attr in ("player", "seat", "me"):
-        if hasattr(view, attr):
-            return int(getattr(view, attr))
-    raise AttributeError(f"{type(view).__name__} has no seat attribute (player/seat/me)")
+@dataclass(frozen=True)
+class GameAgents:
+    """What the agents package holds for one game: the ``SPEC`` of ``agents.games.<g>``.
+
+    The game's registry entry (:mod:`cardenvs.registry`) names the module; the ladder,
+    the coach, the named opponents and training read everything per game from here.
+    """
+
+    #: the game's strategic knowledge (heuristic scores, reasons, evaluation)
+    knowledge: type[Knowledge]
+    #: the game's cast of named computer players
+    cast: tuple[str, ...]
+    #: keyword arguments of the expert's :class:`SearchAgent` (its search budget)
+    expert_budget: dict[str, Any]
+    #: starting hyperparameters of ``experiments/train.py`` for the game
+    train_defaults: dict[str, Any] = field(default_factory=lambda: {
+        "net_arch": [256, 256], "lr": 3e-4, "n_steps": 1024, "ent_coef": 0.01})

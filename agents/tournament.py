@@ -1,7 +1,7 @@
 """Tournaments between ladder levels: seeded games, rotated seats, win rates and ratings.
 
-Games are played on the rules core directly (each agent gets exactly the observation
-dict ``env.last()`` would give it), in parallel over processes, with a progress bar.
+Games are played on the rules core through the one play loop (each agent gets its own
+player's View and the legal moves), in parallel over processes, with a progress bar.
 
 * Win rates: a game's score for a player is 1 for a sole win, ``1/k`` for a win shared
   by ``k``, else 0. Pairwise win rates (two-player games) come with 95% Wilson
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 import cardenvs
+from cardenvs.core.loop import play
 
 
 @dataclass(frozen=True)
@@ -48,16 +49,13 @@ def play_match(match: Match) -> MatchResult:
 
     game = cardenvs.game_class(match.env_name)(len(match.seats), **dict(match.options))
     rng = np.random.default_rng(match.seed)
-    agents = [make_agent(match.env_name, lvl, seed=match.seed * 31 + i) for i, lvl in enumerate(match.seats)]
+    players = [make_agent(match.env_name, lvl, seed=match.seed * 31 + i)
+               for i, lvl in enumerate(match.seats)]
     state = game.new_state(rng)
-    steps = 0
-    while not game.is_terminal(state) and not game.is_truncated(state):
-        p = game.current_player(state)
-        obs = {"observation": game.observe(state, p), "action_mask": game.legal_mask(state)}
-        game.apply(state, agents[p].act(obs), rng)
-        steps += 1
-    rewards = [float(r) for r in game.returns(state)] if game.is_terminal(state) else [0.0] * len(match.seats)
-    return MatchResult(match, rewards, steps, not game.is_terminal(state))
+    steps = play(game, state, players, rng)
+    terminal = game.is_terminal(state)
+    rewards = [float(r) for r in game.returns(state)] if terminal else [0.0] * len(match.seats)
+    return MatchResult(match, rewards, steps, not terminal)
 
 
 def schedule(env_name: str, levels: Sequence[str], players: int, games: int, seed: int = 0,
@@ -99,7 +97,7 @@ def run_matches(matches: Sequence[Match], workers: int = 1, progress: bool = Tru
     except ImportError:  # pragma: no cover
         progress = False
     if workers <= 1:
-        it = map(play_match, matches)
+        it: Iterable[MatchResult] = map(play_match, matches)
         if progress:
             it = tqdm(it, total=len(matches), desc="games", unit="game")
         return list(it)

@@ -9,16 +9,19 @@ the ladder level ``"trained"``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from cardenvs.core.game import Game
+
 from .base import Agent, Observation
 
 POLICY_DIR = Path(__file__).resolve().parent / "policies"
 
-_ACTIVATIONS = {
+_ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "tanh": np.tanh,
     "relu": lambda x: np.maximum(x, 0.0),
 }
@@ -144,10 +147,20 @@ class TrainedAgent(Agent):
         self.sample = sample
 
     def act(self, observation: Observation) -> int:
+        """The policy's move from the observation dict ``env.last()`` gives."""
         mask = np.asarray(observation["action_mask"], bool)
         if not mask.any():
             raise ValueError("the action mask has no legal action: this player is not to move")
-        probs = self.policy.probabilities(observation["observation"], mask)
+        return self._pick(observation["observation"], mask)
+
+    def choose(self, game: Game[Any, Any], view: Any, legal: list[int]) -> int:
+        """The policy's move from the View, encoded as the environment would."""
+        mask = np.zeros(game.num_actions, bool)
+        mask[legal] = True
+        return self._pick(game.encode(view), mask)
+
+    def _pick(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        probs = self.policy.probabilities(obs, mask)
         if self.sample:
             return int(self.rng.choice(probs.size, p=probs))
         best = np.flatnonzero(probs >= probs.max() - 1e-12)

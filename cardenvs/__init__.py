@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from .core.game import (
@@ -17,22 +16,18 @@ from .core.game import (
     NotationError,
     OptionError,
 )
+from .registry import GAMES, EnvModules, GameEntry, entry, register
 
 __version__ = "0.1.0"
 
-#: every environment of the library: name -> module (each has ``env()`` and ``raw_env``)
-ENVS: dict[str, str] = {
-    "line_v0": "cardenvs.line_v0",
-    "lineit_v0": "cardenvs.lineit_v0",
-    "rummy432_v0": "cardenvs.rummy432_v0",
-}
+#: every environment of the library: name -> module (each has ``env()`` and ``raw_env``);
+#: a view of :data:`cardenvs.registry.GAMES`, where games are registered
+ENVS: EnvModules = EnvModules()
 
 
 def env_module(name: str) -> Any:
     """The PettingZoo-style module of an environment name (``ValueError`` if unknown)."""
-    if name not in ENVS:
-        raise ValueError(f"unknown environment {name!r}; the environments are {', '.join(ENVS)}")
-    return importlib.import_module(ENVS[name])
+    return entry(name).env_module()
 
 
 def make(name: str, **options: Any) -> Any:
@@ -41,22 +36,26 @@ def make(name: str, **options: Any) -> Any:
     ``options`` are ``render_mode``, ``render_viewer``, ``num_players`` and the game's own
     options; an unknown name or option raises ``ValueError`` naming what exists.
     """
-    return env_module(name).env(**options)
+    return entry(name).env_module().env(**options)
 
 
 def game_class(name: str) -> type[Game[Any, Any]]:
     """The rules class (legality core) behind an environment name."""
-    return env_module(name).raw_env.game_class
+    return entry(name).game_class
 
 
 __all__ = [
     "ENVS",
+    "GAMES",
+    "GameEntry",
     "Game",
     "IllegalActionError",
     "InvalidStateError",
     "NotationError",
     "OptionError",
+    "entry",
     "env_module",
     "game_class",
     "make",
+    "register",
 ]

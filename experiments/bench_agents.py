@@ -4,9 +4,11 @@
     python experiments/bench_agents.py                 # 2 players, every game
     python experiments/bench_agents.py --players 4 --games 3
 
-Each level plays ``--games`` seeded games against itself; every ``act`` call is timed
-(process CPU time, robust on a shared machine). The coach's ``advise`` is timed on the
-positions of those games. Prints a markdown table (mean, median, 95th percentile and
+Each level plays ``--games`` seeded games against itself through the play loop; every
+decision (``choose(game, view, legal)``) is timed (process CPU time, robust on a shared
+machine). The coach's advice is timed on the positions of those games, and the row
+``view`` times computing a player's View, which the loop does once per decision for
+every agent. Prints a markdown table (mean, median, 95th percentile and
 maximum ms per decision) and writes it to ``results/bench_agents.md``.
 """
 
@@ -16,6 +18,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -23,33 +26,49 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import agents  # noqa: E402
 import cardenvs  # noqa: E402
+from cardenvs.core.game import Game  # noqa: E402
+from cardenvs.core.loop import Turn, play  # noqa: E402
 
-LIMITS_MS = {"random": 1.0, "greedy": 1.0, "planner": 1.0, "trained": 10.0, "expert": 200.0, "coach": 100.0}
+LIMITS_MS = {"view": 0.1, "random": 1.0, "greedy": 1.0, "planner": 1.0, "trained": 10.0, "expert": 200.0,
+             "coach": 100.0}
+
+
+class Timed:
+    """A player that times each decision of the agent it wraps (process CPU time, ms)."""
+
+    def __init__(self, agent: agents.Agent, times: list[float]) -> None:
+        self.agent, self.times = agent, times
+
+    def choose(self, game: Game[Any, Any], view: Any, legal: list[int]) -> int:
+        t0 = time.process_time()
+        a = self.agent.choose(game, view, legal)
+        self.times.append((time.process_time() - t0) * 1e3)
+        return a
 
 
 def time_level(env_name: str, level: str, players: int, games: int, coach: agents.Coach | None,
-               max_moves: int) -> tuple[list[float], list[float]]:
-    """Milliseconds per decision of ``level`` (and of the coach on the same positions)."""
+               max_moves: int) -> tuple[list[float], list[float], list[float]]:
+    """Milliseconds per decision of ``level``, of the coach on the same positions, and of
+    computing the player's View (what the play loop hands every agent)."""
     game = cardenvs.game_class(env_name)(players)
-    times, coach_times = [], []
+    times: list[float] = []
+    coach_times: list[float] = []
+    view_times: list[float] = []
+
+    def hook(turn: Turn) -> None:
+        t0 = time.process_time()
+        game.view(turn.state, turn.seat)
+        view_times.append((time.process_time() - t0) * 1e3)
+        if coach is not None:
+            t0 = time.process_time()
+            coach.advise_view(game, turn.view, turn.legal)
+            coach_times.append((time.process_time() - t0) * 1e3)
+
     for g in range(games):
         rng = np.random.default_rng(g)
-        seats = [agents.make_agent(env_name, level, seed=g * 10 + i) for i in range(players)]
-        state = game.new_state(rng)
-        moves = 0
-        while not game.is_terminal(state) and not game.is_truncated(state) and moves < max_moves:
-            p = game.current_player(state)
-            obs = {"observation": game.observe(state, p), "action_mask": game.legal_mask(state)}
-            t0 = time.process_time()
-            a = seats[p].act(obs)
-            times.append((time.process_time() - t0) * 1e3)
-            if coach is not None:
-                t0 = time.process_time()
-                coach.advise(obs)
-                coach_times.append((time.process_time() - t0) * 1e3)
-            game.apply(state, a, rng)
-            moves += 1
-    return times, coach_times
+        seats = [Timed(agents.make_agent(env_name, level, seed=g * 10 + i), times) for i in range(players)]
+        play(game, game.new_state(rng), seats, rng, on_move=hook, max_moves=max_moves)
+    return times, coach_times, view_times
 
 
 def main() -> None:
@@ -66,12 +85,16 @@ def main() -> None:
     jobs = [(e, lvl) for e in args.envs for lvl in agents.levels(e)]
     for env_name, level in tqdm(jobs, desc="levels"):
         coach = agents.Coach(env_name) if level == "planner" else None
-        t, ct = time_level(env_name, level, args.players, args.games, coach, args.max_moves)
+        t, ct, vt = time_level(env_name, level, args.players, args.games, coach, args.max_moves)
+        if level == "random":
+            rows.append((env_name, "view", np.array(vt)))
         rows.append((env_name, level, np.array(t)))
         if ct:
             rows.append((env_name, "coach", np.array(ct)))
-    lines = [f"{args.players} players, {args.games} self-play games per level (process CPU time, ms per decision).", "",
-             "| env | level | decisions | mean | median | p95 | max | target |", "|---|---|---:|---:|---:|---:|---:|---|"]
+    lines = [f"{args.players} players, {args.games} self-play games per level "
+             "(process CPU time, ms per decision).", "",
+             "| env | level | decisions | mean | median | p95 | max | target |",
+             "|---|---|---:|---:|---:|---:|---:|---|"]
     for env_name, level, t in rows:
         lim = LIMITS_MS[level]
         ok = "ok" if t.mean() < lim else "over"

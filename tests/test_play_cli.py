@@ -1,4 +1,4 @@
-"""The terminal game ``python -m cardenvs.play``: scripted input, never a traceback.
+"""The terminal game ``python -m agents.play``: scripted input, never a traceback.
 
 Bad input (garbage, out-of-range numbers, illegal moves) gets a clear message and the
 same prompt; ``hint``, ``help`` and ``board`` answer and ask again; a whole game played
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import cardenvs
-from cardenvs.play import main, play
+from agents.play import main, play
 
 ROOT = Path(__file__).resolve().parents[1]
 ENVS = list(cardenvs.ENVS)
@@ -207,7 +207,7 @@ def test_main_reports_bad_options_without_traceback(capsys: pytest.CaptureFixtur
 def _cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)}
-    return subprocess.run([sys.executable, "-m", "cardenvs.play", *args], input=stdin,
+    return subprocess.run([sys.executable, "-m", "agents.play", *args], input=stdin,
                           capture_output=True, text=True, timeout=120, cwd=ROOT, env=env)
 
 

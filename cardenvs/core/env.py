@@ -14,6 +14,7 @@ current state; every rule question goes to the game.  A game module defines::
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -55,8 +56,15 @@ class CardGameEnv(AECEnv):
             )
         self.game: Game[Any, Any] = self.game_class(num_players, **options)
         n = self.game.num_players
-        if render_viewer is not None and render_viewer not in range(n):
-            raise OptionError(f"render_viewer must be None or a seat 0..{n - 1}, got {render_viewer!r}")
+        if render_viewer is not None and (
+            isinstance(render_viewer, (bool, np.bool_))
+            or not isinstance(render_viewer, (int, np.integer))
+            or render_viewer not in range(n)
+        ):
+            raise OptionError(
+                f"render_viewer must be None or a seat (an int 0..{n - 1}), got {render_viewer!r}"
+            )
+        render_viewer = None if render_viewer is None else int(render_viewer)
         self.render_mode = render_mode
         self.render_viewer = render_viewer
         self.possible_agents = [f"player_{i}" for i in range(n)]
@@ -69,9 +77,11 @@ class CardGameEnv(AECEnv):
                 "action_mask": gymnasium.spaces.Box(0, 1, (self.game.num_actions,), np.int8),
             }
         )
-        act_space = gymnasium.spaces.Discrete(self.game.num_actions)
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: act_space for a in self.possible_agents}
+        # one space object per agent, so each can be seeded on its own
+        self.observation_spaces = {a: copy.deepcopy(obs_space) for a in self.possible_agents}
+        self.action_spaces = {
+            a: gymnasium.spaces.Discrete(self.game.num_actions) for a in self.possible_agents
+        }
         self._np_random: np.random.Generator | None = None
         self.state: Any = None
         self._version = 0
@@ -101,14 +111,18 @@ class CardGameEnv(AECEnv):
             state = self.game.new_state(rng)
         self._np_random = rng
         self.state = state
+        if seed is not None:  # sampling the spaces is reproducible from reset(seed=...)
+            for i, a in enumerate(self.possible_agents):
+                self.action_spaces[a].seed(seed + i)
+                self.observation_spaces[a].seed(seed + i)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._skip_agent_selection = None
-        self.agent_selection = None  # set by _after_change
+        self.agent_selection = ""  # set by _after_change
         self._after_change()
 
     # ------------------------------------------------------------------ step
@@ -150,7 +164,7 @@ class CardGameEnv(AECEnv):
                     self.truncations[a] = truncated
             self._accumulate_rewards()
             # the player who made the last move steps None first, then the others
-            if self.agents and getattr(self, "agent_selection", None) not in self.agents:
+            if self.agents and self.agent_selection not in self.agents:
                 self.agent_selection = self.agents[0]
         else:
             self.agent_selection = self.possible_agents[game.current_player(state)]
@@ -225,7 +239,7 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
         return self.env.last(observe)
 
 
-def wrapped_env_fn(raw: Callable[..., CardGameEnv]) -> Callable[..., AECEnv]:
+def wrapped_env_fn(raw: type[CardGameEnv]) -> Callable[..., AECEnv]:
     """The PettingZoo ``env()`` of a game: ``raw_env`` with order enforcement."""
 
     def env(**kwargs: Any) -> AECEnv:

@@ -25,8 +25,8 @@ Conventions every game keeps:
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 import json
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
@@ -64,13 +64,22 @@ class Option:
 
     def accepts(self, value: Any) -> bool:
         """Whether ``value`` is one of the allowed values."""
+        return self.exact(value) is not None or (value is None and None in self._values())
+
+    def exact(self, value: Any) -> Any:
+        """The allowed value ``value`` stands for, as a plain Python value; ``None`` if not
+        allowed (a ``None`` option value is told apart by :meth:`accepts`).
+
+        Numpy ints become ``int``; a float, even a whole one, never stands for an int.
+        """
         if isinstance(self.allowed, range):
-            return (
-                isinstance(value, (int, np.integer))
-                and not isinstance(value, bool)
-                and int(value) in self.allowed
-            )
-        return any(_same_value(value, a) for a in self.allowed)
+            if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+                return int(value) if int(value) in self.allowed else None
+            return None
+        return next((a for a in self.allowed if _same_value(value, a)), None)
+
+    def _values(self) -> tuple[Any, ...] | range:
+        return self.allowed
 
     def allowed_text(self) -> str:
         """The allowed values in words, for error messages and docs."""
@@ -211,8 +220,7 @@ class Game(ABC, Generic[S, V]):
                     f"{self.name}: option {k}={v!r} is not allowed; allowed: "
                     f"{self.OPTIONS[k].allowed_text()}"
                 )
-            if isinstance(v, np.integer):
-                opts[k] = int(v)
+            opts[k] = self.OPTIONS[k].exact(v)  # stored as the plain Python value
         self.options: dict[str, Any] = opts
         self.validate_options()
 
@@ -370,13 +378,16 @@ class Game(ABC, Generic[S, V]):
 
 
 def _same_value(v: Any, allowed: Any) -> bool:
-    """Option equality that keeps ``True`` apart from ``1`` and ``None`` apart from 0."""
-    if isinstance(v, bool) or isinstance(allowed, bool):
-        return isinstance(v, bool) and isinstance(allowed, bool) and v == allowed
+    """Option equality that keeps ``True`` apart from ``1``, ``None`` apart from 0, and a
+    float apart from an int (``3.0`` is not the int option value ``3``)."""
+    if isinstance(v, (bool, np.bool_)) or isinstance(allowed, bool):
+        return isinstance(v, (bool, np.bool_)) and isinstance(allowed, bool) and bool(v) == allowed
     if v is None or allowed is None:
         return v is allowed
-    if isinstance(allowed, (int, float)) and isinstance(v, (int, float, np.integer, np.floating)):
-        return v == allowed
+    if isinstance(allowed, int):
+        return isinstance(v, (int, np.integer)) and int(v) == allowed
+    if isinstance(allowed, float):
+        return isinstance(v, (int, float, np.integer, np.floating)) and float(v) == allowed
     return type(v) is type(allowed) and v == allowed
 
 

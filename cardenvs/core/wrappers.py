@@ -8,8 +8,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -17,6 +17,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import BaseWrapper
 
 from .game import Game, IllegalActionError, OptionError
+from .loop import ObservationActor, Player, as_player, play
 
 
 class TerminateIllegal(BaseWrapper):
@@ -55,45 +56,9 @@ def terminate_illegal(env: AECEnv, illegal_reward: float = -1.0) -> AECEnv:
     return TerminateIllegal(env, illegal_reward)
 
 
-class ActingAgent(Protocol):
-    """Anything with ``act(observation) -> int`` (the :class:`agents.Agent` interface)."""
-
-    def act(self, observation: Mapping[str, np.ndarray]) -> int: ...
-
-
-class LazyObservation(Mapping[str, np.ndarray]):
-    """What ``env.last()`` gives a seat (``observation`` and ``action_mask``), each
-    computed on first access: an opponent that reads only the mask (a random agent)
-    never pays for encoding the observation."""
-
-    __slots__ = ("_game", "_state", "_seat", "_obs", "_mask")
-    _KEYS = ("observation", "action_mask")
-
-    def __init__(self, game: Game[Any, Any], state: Any, seat: int) -> None:
-        self._game, self._state, self._seat = game, state, seat
-        self._obs: np.ndarray | None = None
-        self._mask: np.ndarray | None = None
-
-    def __getitem__(self, key: str) -> np.ndarray:
-        if key == "observation":
-            if self._obs is None:
-                self._obs = self._game.observe(self._state, self._seat)
-            return self._obs
-        if key == "action_mask":
-            if self._mask is None:
-                self._mask = self._game.legal_mask(self._state)
-            return self._mask
-        raise KeyError(key)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._KEYS)
-
-    def __len__(self) -> int:
-        return 2
-
-    def copy(self) -> dict[str, np.ndarray]:
-        """A plain dict with both entries (as ``dict.copy`` would give)."""
-        return {k: self[k] for k in self._KEYS}
+#: an opponent: a :class:`~cardenvs.core.loop.Player` (``choose(game, view, legal)``,
+#: as every ``agents`` agent is) or anything with PettingZoo's ``act(observation)``
+ActingAgent = Player | ObservationActor
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -167,26 +132,20 @@ class SingleAgentEnv(gymnasium.Env):
         self._done = True
 
     # --------------------------------------------------------------- helpers
-    def _seat_agents(self) -> dict[int, ActingAgent]:
+    def _seat_agents(self) -> dict[int, Player]:
         others = [s for s in range(self.game.num_players) if s != self.learner_seat]
-        return dict(zip(others, self.opponents))
+        return {seat: as_player(agent) for seat, agent in zip(others, self.opponents)}
 
     def _play_opponents(self) -> None:
         """Let the other seats move until it is the learner's turn or the game ends."""
-        game, state = self.game, self.state
-        seats = self._seat_agents()
-        while not game.is_terminal(state) and not game.is_truncated(state):
-            p = game.current_player(state)
-            if p == self.learner_seat:
-                return
-            # computed before the move, so the agent sees the position it is asked about
-            action = seats[p].act(LazyObservation(game, state, p))
-            game.apply(state, action, self.np_random)
-            self._shape()
+        after = (lambda _turn: self._shape()) if self.step_reward is not None else None
+        play(self.game, self.state, self._seat_agents(), self.np_random,
+             stop_seat=self.learner_seat, after_move=after)
 
     def _shape(self) -> None:
         if self.step_reward is not None:
-            self._shaped += self.step_reward(self.game.infos(self.state)[self.learner_seat], self.learner_seat)
+            seat = self.learner_seat
+            self._shaped += self.step_reward(self.game.infos(self.state)[seat], seat)
 
     def _obs(self) -> np.ndarray:
         obs = self.game.observe(self.state, self.learner_seat)

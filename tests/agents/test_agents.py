@@ -55,7 +55,8 @@ def test_named_opponents(env_name: str) -> None:
 def test_levels_pick_legal_moves_and_are_deterministic(env_name: str, level: str) -> None:
     game_cls = cardenvs.game_class(env_name)
     for players in range(game_cls.min_players, game_cls.max_players + 1):
-        for game, state, p in _positions(env_name, players, seed=players, count=3 if level == "expert" else 6):
+        count = 3 if level == "expert" else 6
+        for game, state, p in _positions(env_name, players, seed=players, count=count):
             obs = _obs(game, state, p)
             a1 = agents.make_agent(env_name, level, seed=5).act(obs)
             a2 = agents.make_agent(env_name, level, seed=5).act(obs)

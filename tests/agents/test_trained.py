@@ -80,7 +80,8 @@ def test_training_script_smoke(tmp_path: Path) -> None:
 
     out = tmp_path / "run"
     export = tmp_path / "policy.npz"
-    train.main(["--env", "line_v0", "--steps", "512", "--n-envs", "2", "--n-steps", "128", "--batch-size", "64",
+    train.main(["--env", "line_v0", "--steps", "512", "--n-envs", "2", "--n-steps", "128",
+                "--batch-size", "64",
                 "--eval-every", "256", "--eval-games", "2", "--eval-levels", "random", "--self-play", "0.5",
                 "--snapshot-every", "256", "--net-arch", "32", "--out", str(out), "--export", str(export)])
     assert (out / "eval.csv").read_text().count("\n") >= 2
@@ -130,6 +131,7 @@ def test_fast_normalisation_matches_torch() -> None:
     ref = Categorical(logits=torch.where(mask, logits, torch.tensor(-1e8)))
     assert isinstance(fast, Categorical)
     torch.testing.assert_close(fast.logits, ref.logits)
-    torch.testing.assert_close(fast.entropy(), (-(ref.probs * ref.logits).nan_to_num().sum(-1)), atol=1e-5, rtol=1e-5)
+    want = -(ref.probs * ref.logits).nan_to_num().sum(-1)
+    torch.testing.assert_close(fast.entropy(), want, atol=1e-5, rtol=1e-5)
     a = torch.randint(0, 40, (6,))
     torch.testing.assert_close(fast.log_prob(a), ref.log_prob(a))

@@ -83,17 +83,17 @@ def test_lazy_observation_is_what_last_gives_and_encodes_only_on_demand() -> Non
     game = cardenvs.game_class("line_v0")(2)
     state = game.new_state(np.random.default_rng(3))
     calls = []
-    real = game.observe
+    real = game.encode
 
-    def counting(s, p):  # noqa: ANN001, ANN202
-        calls.append(p)
-        return real(s, p)
+    def counting(v):  # noqa: ANN001, ANN202
+        calls.append(v.seat)
+        return real(v)
 
-    game.observe = counting  # type: ignore[method-assign]
-    obs = LazyObservation(game, state, 0)
+    game.encode = counting  # type: ignore[method-assign]
+    obs = LazyObservation(game, game.view(state, 0), game.legal_actions(state))
     np.testing.assert_array_equal(obs["action_mask"], game.legal_mask(state))
     assert calls == []
-    np.testing.assert_array_equal(obs["observation"], real(state, 0))
+    np.testing.assert_array_equal(obs["observation"], game.observe(state, 0))
     assert calls == [0]
     assert obs["observation"] is obs["observation"] and calls == [0]
     assert list(obs) == ["observation", "action_mask"] and len(obs) == 2 and "observation" in obs

@@ -26,10 +26,14 @@ class ToyState:
 @dataclass
 class ToyView:
     num_players: int
-    player: int
+    seat: int
     total: int
     current: int
     secret: int
+
+    @property
+    def options(self) -> dict[str, int]:
+        return {}
 
 
 class ToyGame(Game[ToyState, ToyView]):
@@ -73,11 +77,12 @@ class ToyGame(Game[ToyState, ToyView]):
         return [1.0 if p == state.winner else -1.0 for p in range(self.num_players)]
 
     def view(self, state: ToyState, player: int) -> ToyView:
-        return ToyView(self.num_players, player, state.total, self.current_player(state), state.secrets[player])
+        return ToyView(self.num_players, player, state.total, self.current_player(state),
+                       state.secrets[player])
 
     @classmethod
     def encode(cls, view: ToyView) -> np.ndarray:
-        return np.array([view.num_players, view.player, view.total, view.current, view.secret], np.float32)
+        return np.array([view.num_players, view.seat, view.total, view.current, view.secret], np.float32)
 
     @classmethod
     def decode(cls, observation: np.ndarray) -> ToyView:
@@ -86,7 +91,7 @@ class ToyGame(Game[ToyState, ToyView]):
 
     def sample_state(self, view: ToyView, rng: np.random.Generator) -> ToyState:
         secrets = [int(x) for x in rng.integers(0, 10, self.num_players)]
-        secrets[view.player] = view.secret
+        secrets[view.seat] = view.secret
         return ToyState(view.total, max(view.current, 0), secrets)
 
     def action_to_str(self, action: int) -> str:

@@ -1,0 +1,215 @@
+"""Play a game in the terminal against named computer opponents.
+
+    python -m agents.play line_v0 --players 3 --opponents planner --seed 4 --coach
+
+You sit in seat 0. The table is printed from your seat with the legal moves numbered;
+type a number or the move in the game's notation (``play 7s r2``, ``throw 9h``...; see
+``docs/rules/``), ``hint`` for the coach's ranked advice with reasons, ``board`` to
+print the table again, ``help`` for the commands, ``quit`` to leave. Bad input gets a
+message and the same prompt.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import Any, TextIO
+
+import numpy as np
+
+import cardenvs
+from cardenvs.core.game import Game
+from cardenvs.core.loop import Turn
+from cardenvs.core.loop import play as play_loop
+
+from .ladder import LEVELS, Coach, opponents
+
+
+class Quit(Exception):
+    """The person left the table (``quit`` or the end of the input)."""
+
+
+class TerminalPlayer:
+    """Seat 0 played by a person at the terminal: reads moves, answers commands."""
+
+    name = "You"
+
+    def __init__(self, env_name: str, read: Callable[[], str | None], out: TextIO,
+                 table: Callable[[], str], coach: Coach | None, comment: bool) -> None:
+        self.env_name = env_name
+        self.read = read
+        self.out = out
+        self.table = table
+        self.coach = coach
+        self.comment = comment
+
+    def choose(self, game: Game[Any, Any], view: Any, legal: list[int]) -> int:
+        """Show the table and the numbered moves; ask until a legal move is given."""
+        self._show(game, legal)
+        while True:
+            line = self._prompt("your move> ")
+            if line is None or line.lower() in ("quit", "exit", "q"):
+                raise Quit
+            action = self._answer(game, view, legal, line)
+            if action is not None:
+                if self.comment and self.coach is not None:
+                    self.out.write(f"  {self.coach.comment_view(game, view, legal, action)}\n")
+                return action
+
+    def _show(self, game: Game[Any, Any], legal: list[int]) -> None:
+        self.out.write("\n" + self.table() + "\n")
+        for i, a in enumerate(legal, 1):
+            self.out.write(f"  {i:>3}. {game.action_to_str(a)}\n")
+
+    def _prompt(self, text: str) -> str | None:
+        self.out.write(text)
+        self.out.flush()
+        try:
+            line = self.read()
+        except UnicodeDecodeError:
+            return "\x00undecodable"
+        return None if line is None else line.strip()
+
+    def _answer(self, game: Game[Any, Any], view: Any, legal: list[int], line: str) -> int | None:
+        """The move ``line`` names, or ``None`` after answering a command or an error."""
+        low = line.lower()
+        if not line:
+            return None
+        if line == "\x00undecodable":
+            self.out.write("  could not read that line (not valid text); type a move again\n")
+            return None
+        if low == "help":
+            self.out.write("commands: a number from the list, a move such as "
+                           f"'{game.action_to_str(legal[0])}', hint, board, rules, quit\n")
+            return None
+        if low == "board":
+            self._show(game, legal)
+            return None
+        if low == "rules":
+            self.out.write(f"  the rules of {cardenvs.entry(self.env_name).title}: "
+                           f"docs/rules/{game.name}.md in the repository\n")
+            return None
+        if low == "hint":
+            self._hint(game, view, legal)
+            return None
+        try:
+            return _parse_move(game, legal, line)
+        except ValueError as err:
+            self.out.write(f"  {err}\n")
+            return None
+
+    def _hint(self, game: Game[Any, Any], view: Any, legal: list[int]) -> None:
+        if self.coach is None:
+            self.coach = Coach(self.env_name)
+        for k, adv in enumerate(self.coach.advise_view(game, view, legal, top=5), 1):
+            number = legal.index(adv.action) + 1 if adv.action in legal else "?"
+            self.out.write(f"  {k}. [{number}] {adv.move}  ({adv.value:+.2f})  {adv.reason}\n")
+
+
+def _parse_move(game: Game[Any, Any], legal: list[int], line: str) -> int:
+    """A legal action from a move number or move text (``ValueError`` saying what is wrong)."""
+    if line.isdecimal() and line.isascii():
+        k = int(line)
+        if not 1 <= k <= len(legal):
+            raise ValueError(f"choose a number from 1 to {len(legal)}")
+        return legal[k - 1]
+    action = game.str_to_action(line)
+    if action not in legal:
+        raise ValueError(f"'{game.action_to_str(action)}' is not legal now")
+    return action
+
+
+def play(
+    env_name: str,
+    players: int | None = None,
+    opponents_level: str = "planner",
+    seed: int | None = None,
+    coach: bool = False,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    **options: Any,
+) -> int:
+    """Run one interactive game; returns 0 when it ends normally, 1 on ``quit``."""
+    inp = stdin or sys.stdin
+    out = stdout or sys.stdout
+
+    def read() -> str | None:
+        line = inp.readline()
+        return line if line else None
+
+    game = cardenvs.game_class(env_name)(players, **options)
+    n = game.num_players
+    bots = opponents(env_name, opponents_level, n - 1, seed=seed)
+    names = ["You"] + [b.name for b in bots]
+    rng = np.random.default_rng(seed)
+    state = game.new_state(rng)
+    person = TerminalPlayer(env_name, read, out, lambda: game.render(state, 0),
+                            Coach(env_name) if coach else None, coach)
+    out.write(f"{env_name}: " + ", ".join(f"player_{i} {names[i]}" for i in range(n)) + "\n")
+    out.write("type a move number or its text; 'hint', 'board', 'rules', 'help', 'quit'\n\n")
+
+    def said(turn: Turn) -> None:
+        if turn.seat != 0:
+            out.write(f"player_{turn.seat} {names[turn.seat]}: {game.action_to_str(turn.action)}\n")
+
+    try:
+        play_loop(game, state, [person, *bots], rng, on_move=said)
+    except Quit:
+        out.write("bye\n")
+        return 1
+    _result(game, state, names, out)
+    return 0
+
+
+def _result(game: Game[Any, Any], state: Any, names: list[str], out: TextIO) -> None:
+    """The final table, rewards and winners."""
+    out.write("\n" + game.render(state, None) + "\n")
+    ret = game.returns(state)
+    infos = game.infos(state)
+    out.write("game over" + (" (turn cap reached)" if not game.is_terminal(state) else "") + "\n")
+    for i in range(game.num_players):
+        out.write(f"  player_{i} {names[i]}: reward {ret[i]:+.0f}{_brief(infos[i])}\n")
+    if game.is_terminal(state):
+        best = max(ret)
+        winners = [names[i] for i in range(game.num_players) if ret[i] == best]
+        out.write("winner: " + " and ".join(winners) + "\n")
+    else:
+        out.write("winner: none (the game was cut off)\n")
+
+
+def _brief(info: dict[str, Any]) -> str:
+    """The short entries of a player's end-of-game info (numbers, words, short lists)."""
+    parts = []
+    for key, value in info.items():
+        if isinstance(value, (bool, int, float, str)) or (
+            isinstance(value, (list, tuple)) and len(value) <= 8
+            and all(isinstance(v, (bool, int, float, str)) for v in value)
+        ):
+            parts.append(f"{key} {value}")
+    return ("  (" + ", ".join(parts) + ")") if parts else ""
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command-line entry point."""
+    ap = argparse.ArgumentParser(prog="python -m agents.play", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("env", choices=list(cardenvs.ENVS))
+    ap.add_argument("--players", type=int, default=None)
+    ap.add_argument("--opponents", default="planner",
+                    help="level: " + ", ".join(LEVELS) + ", trained (where shipped) or policy:FILE.npz")
+    ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--coach", action="store_true", help="the coach comments on each of your moves")
+    args = ap.parse_args(argv)
+    try:
+        return play(args.env, args.players, args.opponents, args.seed, args.coach)
+    except (ValueError, KeyboardInterrupt) as err:
+        if isinstance(err, KeyboardInterrupt):
+            print("\nbye")
+            return 130
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
