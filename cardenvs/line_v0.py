@@ -17,6 +17,7 @@ the lowest hand total wins.
 | observation | `Box(453,)` float32 plus `action_mask` int8 (4014,) |
 | rewards | +1 sole winner, 0 each sharer of the win, -1 the others (only at the end) |
 | rules | `cardenvs.line.rules.LineGame` |
+| Parallel API | No (AEC only: one player acts at a time) |
 
 ## Options
 
@@ -26,6 +27,8 @@ the lowest hand total wins.
 | joker_points | 25 | 0..100 | value of a joker left in hand at the end |
 | render_mode | None | None, "ansi", "human", "rgb_array" | text rendering, or `rgb_array`: `render()` returns an `(H, W, 3)` uint8 picture of the table |
 | render_viewer | None | None or a seat | render only that seat's hand |
+| illegal_action | "raise" | "raise", "terminate" | stepping an illegal action: raise `IllegalActionError` and change nothing, or (PettingZoo classic's policy) end the game with `illegal_reward` to the offender, 0 to the others, and `infos[a]["illegal_action_by"]` |
+| illegal_reward | -1.0 | a number | the offender's reward under `illegal_action="terminate"` |
 
 `reset(seed=..., options={"state": <RULES.md JSON>})` starts from a position; the JSON's
 `num_players` and `options` must match the environment's.

@@ -9,12 +9,15 @@ number cards, bank them, chase colour jackpots and win Bets.
 | observation | `Dict(observation=Box(2175,) float32, action_mask=Box(414,) int8)` |
 | information | everything but the deck order is public (every hand card came from the face-up market) |
 | options | `num_players` only |
+| Parallel API | No (AEC only: one player acts at a time) |
 
 ## Options
 
 | option | default | allowed | meaning |
 |---|---|---|---|
 | num_players | 2 | 2..5 | seats |
+| illegal_action | "raise" | "raise", "terminate" | stepping an illegal action: raise `IllegalActionError` and change nothing, or (PettingZoo classic's policy) end the game with `illegal_reward` to the offender, 0 to the others, and `infos[a]["illegal_action_by"]` |
+| illegal_reward | -1.0 | a number | the offender's reward under `illegal_action="terminate"` |
 
 Rendering: `render_mode` is `None`, `"ansi"` (text), `"human"` (prints the text) or
 `"rgb_array"` (`render()` returns an `(H, W, 3)` uint8 picture of the table: market,

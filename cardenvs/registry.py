@@ -33,6 +33,8 @@ class GameEntry:
     module: str
     #: the ``agents`` module of the game (``SPEC``: knowledge, cast, budgets, defaults)
     agents: str
+    #: the Gymnasium id (single-agent env against ladder opponents), e.g. ``"cardenvs/Line-v0"``
+    gym_id: str | None = None
 
     def env_module(self) -> ModuleType:
         """The imported environment module."""
@@ -69,7 +71,19 @@ def register(entry: GameEntry) -> GameEntry:
     if entry.env_name in GAMES:
         raise ValueError(f"a game named {entry.env_name!r} is registered already")
     GAMES[entry.env_name] = entry
+    if entry.gym_id is not None:
+        _register_gym(entry)
     return entry
+
+
+def _register_gym(entry: GameEntry) -> None:
+    """Register the game's Gymnasium id (its entry point lives in the agents package,
+    which gives it opponents; it is imported only when the id is made)."""
+    import gymnasium
+
+    if entry.gym_id not in gymnasium.registry:
+        gymnasium.register(id=entry.gym_id, entry_point="agents.gym:single_agent_env",
+                           kwargs={"env_name": entry.env_name})
 
 
 def entry(name: Any) -> GameEntry:
@@ -79,6 +93,8 @@ def entry(name: Any) -> GameEntry:
     return GAMES[name]
 
 
-register(GameEntry("line_v0", "Line", "cardenvs.line_v0", "agents.games.line"))
-register(GameEntry("lineit_v0", "Line-it", "cardenvs.lineit_v0", "agents.games.lineit"))
-register(GameEntry("rummy432_v0", "Rummy 4x3x2's", "cardenvs.rummy432_v0", "agents.games.rummy432"))
+register(GameEntry("line_v0", "Line", "cardenvs.line_v0", "agents.games.line", "cardenvs/Line-v0"))
+register(GameEntry("lineit_v0", "Line-it", "cardenvs.lineit_v0", "agents.games.lineit",
+                   "cardenvs/LineIt-v0"))
+register(GameEntry("rummy432_v0", "Rummy 4x3x2's", "cardenvs.rummy432_v0", "agents.games.rummy432",
+                   "cardenvs/Rummy432-v0"))

@@ -25,6 +25,7 @@ env.reset(seed=0)
 | turn order | seat order; round r is dealt by seat `(n - 1 + r - 1) % n`, the seat left of the dealer (next seat) starts |
 | episode | the whole game: rounds until someone has won `rounds_to_win` |
 | rewards | at the end only: +1 sole winner, 0 each sharer, -1 others |
+| Parallel API | No (AEC only: one player acts at a time) |
 
 ## Options
 
@@ -36,6 +37,8 @@ env.reset(seed=0)
 | run_out_limit | 3 | 2, 3, 4, 5, None | the round ends (and is judged) at the end of the turn of this run-out of the face-down pile; None = never |
 | rounds_to_win | 3 | 1..10 | rounds to win the game (1 = one round per episode) |
 | max_turns_per_round | 1000 | 1..1000000 | turn cap: a round is judged after this many completed turns (termination guarantee) |
+| illegal_action | "raise" | "raise", "terminate" | stepping an illegal action: raise `IllegalActionError` and change nothing, or (PettingZoo classic's policy) end the game with `illegal_reward` to the offender, 0 to the others, and `infos[a]["illegal_action_by"]` |
+| illegal_reward | -1.0 | a number | the offender's reward under `illegal_action="terminate"` |
 
 Any other value or combination raises `OptionError` (a `ValueError`) naming the allowed
 values, e.g. `pack="four", hand_size=9` or `hand_size=12, num_players=4`.

@@ -230,3 +230,17 @@ def test_subprocess_unknown_game() -> None:
     assert res.returncode == 2
     assert "invalid choice" in res.stderr
     assert "Traceback" not in res.stdout + res.stderr
+
+
+def test_subprocess_undecodable_line_asks_again() -> None:
+    """A strictly decoding stdin and a line that is not UTF-8: say so, ask again."""
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONPATH": os.pathsep.join(
+        p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)}
+    res = subprocess.run([sys.executable, "-m", "agents.play", "line_v0", "--seed", "1"],
+                         input=b"\xff\xfe garbage\nquit\n", capture_output=True, timeout=120,
+                         cwd=ROOT, env=env)
+    out = res.stdout.decode()
+    assert res.returncode == 1, res.stderr.decode()
+    assert "could not read that line" in out
+    assert out.count(PROMPT) == 2 and "bye" in out
+    assert "Traceback" not in out + res.stderr.decode()

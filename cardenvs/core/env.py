@@ -25,17 +25,26 @@ from pettingzoo.utils import wrappers
 
 from .game import Game, IllegalActionError, OptionError
 
+#: what stepping an illegal action does: raise (and change nothing), or end the game
+ILLEGAL_ACTION_MODES = ("raise", "terminate")
+
 
 class CardGameEnv(AECEnv):
     """PettingZoo AEC environment driven by a :class:`Game` (set ``game_class``).
 
-    Construction options: ``render_mode`` (``None``, ``"ansi"``, ``"human"``),
-    ``render_viewer`` (a seat whose view is rendered; ``None`` shows every hand),
-    ``num_players`` and the game's own options (see ``game_class.OPTIONS``).
+    Construction options: ``render_mode`` (``None``, ``"ansi"``, ``"human"``,
+    ``"rgb_array"`` where the game draws), ``render_viewer`` (a seat whose view is
+    rendered; ``None`` shows every hand), ``illegal_action`` (``"raise"`` or
+    ``"terminate"``, below), ``illegal_reward`` (the offender's reward under
+    ``"terminate"``, default -1), ``num_players`` and the game's own options (see
+    ``game_class.OPTIONS``).
 
-    ``reset(seed=..., options={"state": <RULES.md JSON>})`` starts from a position.
-    Stepping an illegal action raises ``ValueError`` and changes nothing; wrap with
-    :func:`cardenvs.core.wrappers.terminate_illegal` for PettingZoo's penalty policy.
+    ``reset(seed=..., options={"state": <position JSON object or text>})`` starts from a
+    position.  Stepping an illegal action, by default (``illegal_action="raise"``),
+    raises ``IllegalActionError`` (a ``ValueError``) and changes nothing.  With
+    ``illegal_action="terminate"`` (PettingZoo classic's policy) the game ends instead:
+    the offender gets ``illegal_reward``, every other agent 0, and every agent's info
+    names the offender under ``"illegal_action_by"``.
     """
 
     game_class: ClassVar[type[Game[Any, Any]]]
@@ -46,9 +55,19 @@ class CardGameEnv(AECEnv):
         render_mode: str | None = None,
         num_players: int | None = None,
         render_viewer: int | None = None,
+        illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
         **options: Any,
     ) -> None:
         super().__init__()
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise OptionError(
+                f"illegal_action={illegal_action!r} is not supported; use one of {ILLEGAL_ACTION_MODES}"
+            )
+        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float, np.number)):
+            raise OptionError(f"illegal_reward must be a number, got {illegal_reward!r}")
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
         modes = self.metadata["render_modes"]
         if render_mode is not None and render_mode not in modes:
             raise OptionError(
@@ -137,11 +156,34 @@ class CardGameEnv(AECEnv):
                 f"{agent} must act: None is only for agents whose game has ended"
             )
         # apply checks legality once and raises before any change
-        self.game.apply(self.state, action, self._np_random)
+        try:
+            self.game.apply(self.state, action, self._np_random)
+        except IllegalActionError:
+            if self.illegal_action == "raise":
+                raise
+            self.end_for_illegal(agent)
+            return
         self._cumulative_rewards[agent] = 0.0
         self._after_change()
         if self.render_mode == "human":
             self.render()
+
+    def end_for_illegal(self, agent: str) -> None:
+        """End the game because ``agent`` stepped an illegal action (PettingZoo's policy).
+
+        The offender's reward is :attr:`illegal_reward`, every other agent's 0; the state
+        itself is unchanged, and each agent then steps ``None`` as after any ending.
+        """
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = self.illegal_reward
+        for a in self.agents:
+            self.infos[a] = {**self.infos.get(a, {}), "illegal_action_by": agent}
+        self._cumulative_rewards[agent] = 0.0
+        self._accumulate_rewards()
+        self._version += 1
+        self._mask_cache = None
 
     def _after_change(self) -> None:
         """Refresh caches, the agent to move, and the end-of-game bookkeeping."""

@@ -25,6 +25,8 @@ class TerminateIllegal(BaseWrapper):
 
     The offender's reward is ``illegal_reward`` and every other agent's 0; the agents
     then step ``None`` as after any ending.  Legal actions pass through unchanged.
+    The same as ``cardenvs.make(name, illegal_action="terminate")``, for an env that
+    was built without it.
     """
 
     def __init__(self, env: AECEnv, illegal_reward: float = -1.0) -> None:
@@ -40,15 +42,11 @@ class TerminateIllegal(BaseWrapper):
         try:
             self.env.step(action)
         except IllegalActionError:
-            base.terminations = dict.fromkeys(base.agents, True)
-            base.truncations = dict.fromkeys(base.agents, False)
-            base.rewards = dict.fromkeys(base.agents, 0.0)
-            base.rewards[agent] = self.illegal_reward
-            for a in base.agents:
-                base.infos[a] = {**base.infos.get(a, {}), "illegal_action_by": agent}
-            base._cumulative_rewards[agent] = 0.0
-            base._accumulate_rewards()
-            base._mask_cache = None
+            reward, base.illegal_reward = base.illegal_reward, self.illegal_reward
+            try:
+                base.end_for_illegal(agent)
+            finally:
+                base.illegal_reward = reward
 
 
 def terminate_illegal(env: AECEnv, illegal_reward: float = -1.0) -> AECEnv:
@@ -84,7 +82,7 @@ class SingleAgentEnv(gymnasium.Env):
     learner's own final reward (+1 / 0 / -1).
     """
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
 
     def __init__(
         self,
@@ -109,8 +107,8 @@ class SingleAgentEnv(gymnasium.Env):
             raise OptionError(f"learner_seat must be None or 0..{n - 1}, got {learner_seat!r}")
         if not callable(opponents) and len(opponents) != n - 1:
             raise OptionError(f"{game.name} with {n} players needs {n - 1} opponents, got {len(opponents)}")
-        if render_mode not in (None, "ansi"):
-            raise OptionError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if render_mode not in (None, "ansi", "rgb_array"):
+            raise OptionError(f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}")
         self.render_mode = render_mode
         self._opponent_source = opponents
         self.opponents: list[ActingAgent] = [] if callable(opponents) else list(opponents)
@@ -215,9 +213,15 @@ class SingleAgentEnv(gymnasium.Env):
             info = dict(game.infos(state)[self.learner_seat])
         return self._obs(), reward, terminated, truncated, info
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
+        """The table from the learner's seat: text (``"ansi"``) or an ``(H, W, 3)`` uint8
+        picture (``"rgb_array"``, what Gymnasium's ``RecordVideo`` records)."""
         if self.render_mode is None or self.state is None:
             return None
+        if self.render_mode == "rgb_array":
+            from .picture import draw_table
+
+            return draw_table(self.game.picture(self.state, self.learner_seat))
         return self.game.render(self.state, self.learner_seat)
 
 

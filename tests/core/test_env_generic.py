@@ -73,6 +73,29 @@ def test_terminate_illegal_wrapper() -> None:
         e.step(None)
 
 
+def test_illegal_action_terminate_option() -> None:
+    e = raw_env(illegal_action="terminate", illegal_reward=-3)
+    e.reset(seed=0)
+    e.step(1)
+    before = e.state.total
+    e.step(9)  # player_1 plays an out-of-range action: the game ends, the state stays
+    assert e.state.total == before
+    assert all(e.terminations.values()) and not any(e.truncations.values())
+    assert e.rewards == {"player_0": 0.0, "player_1": -3.0}
+    assert e.infos["player_1"]["illegal_action_by"] == "player_1"
+    assert not e.observe("player_0")["action_mask"].any()
+    assert e.last()[1] == -3.0
+    while e.agents:
+        e.step(None)
+
+
+@pytest.mark.parametrize(("kw", "match"), [({"illegal_action": "ignore"}, "illegal_action='ignore'"),
+                                           ({"illegal_reward": "x"}, "illegal_reward must be a number")])
+def test_illegal_action_options_are_checked(kw: dict[str, object], match: str) -> None:
+    with pytest.raises(OptionError, match=match):
+        raw_env(**kw)
+
+
 class _First:
     def act(self, obs):  # noqa: D401 - minimal agent
         return int(np.flatnonzero(obs["action_mask"])[0])
