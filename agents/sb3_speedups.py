@@ -16,10 +16,19 @@ Measured with 8 rows of 4014 logits on one core: 1.36 ms per sample before, 0.14
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # torch is imported when the speed-ups are enabled
+    import torch
+    from torch.distributions import Categorical
+
 _enabled = False
 
 
-def _inverse_cdf_sample(self, sample_shape=None):  # type: ignore[no-untyped-def]
+def _inverse_cdf_sample(self: Categorical,
+                        sample_shape: torch.Size | Sequence[int] | None = None) -> torch.Tensor:
+    """``Categorical.sample`` by inverse CDF: one draw per row of ``probs``."""
     import torch
 
     probs = self.probs
@@ -33,23 +42,20 @@ def _inverse_cdf_sample(self, sample_shape=None):  # type: ignore[no-untyped-def
     return idx.reshape(probs.shape[:-1])
 
 
-def _log_softmax_init(self, probs=None, logits=None, validate_args=None):  # type: ignore[no-untyped-def]
+def _log_softmax_init(self: Categorical, probs: torch.Tensor | None = None,
+                      logits: torch.Tensor | None = None, validate_args: bool | None = None) -> None:
     """``Categorical.__init__`` for logits, normalised by ``log_softmax``."""
     import torch
     from torch.distributions import Categorical, Distribution
 
     if probs is not None or logits is None or logits.dim() < 1:
-        return _ORIGINAL_INIT(self, probs, logits, validate_args)
+        Categorical.__init__(self, probs, logits, validate_args)
+        return
     self.logits = torch.log_softmax(logits, dim=-1)
     self._param = self.logits
     self._num_events = self._param.size()[-1]
     batch_shape = self._param.size()[:-1] if self._param.ndimension() > 1 else torch.Size()
     Distribution.__init__(self, batch_shape, validate_args=validate_args)
-    assert isinstance(self, Categorical)
-    return None
-
-
-_ORIGINAL_INIT = None
 
 
 def enable() -> None:
@@ -60,14 +66,13 @@ def enable() -> None:
     import torch
     from sb3_contrib.common.maskable.distributions import MaskableCategorical
 
-    global _ORIGINAL_INIT
     torch.distributions.Distribution.set_default_validate_args(False)
-    MaskableCategorical.sample = _inverse_cdf_sample
-    # MaskableCategorical calls Categorical.__init__ through super(); give it its own base
-    _ORIGINAL_INIT = torch.distributions.Categorical.__init__
 
+    # MaskableCategorical inherits sample() and calls Categorical.__init__ through super():
+    # give it its own base with the fast versions
     class _FastCategorical(torch.distributions.Categorical):
         __init__ = _log_softmax_init
+        sample = _inverse_cdf_sample
 
     MaskableCategorical.__bases__ = (_FastCategorical,)
     _enabled = True

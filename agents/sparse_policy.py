@@ -20,7 +20,7 @@ probabilities, entropies and gradients against the dense policy.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import torch as th
@@ -50,13 +50,19 @@ def sparse_log_probs(
     logits = (latent[rows] * weight[cols]).sum(-1) + bias[cols]
     top = th.full((n,), -th.inf, dtype=logits.dtype, device=logits.device)
     top = top.scatter_reduce(0, rows, logits.detach(), "amax")
-    total = th.zeros(n, dtype=logits.dtype, device=logits.device).index_add(0, rows, (logits - top[rows]).exp())
+    total = th.zeros(n, dtype=logits.dtype, device=logits.device)
+    total = total.index_add(0, rows, (logits - top[rows]).exp())
     lse = total.log() + top
     return rows, cols, logits - lse[rows], lse
 
 
 class SparseMaskablePolicy(MaskableActorCriticPolicy):
     """``MaskableActorCriticPolicy`` with a sparse masked action head (see the module doc)."""
+
+    @property
+    def _head(self) -> th.nn.Linear:
+        """The action layer: SB3 annotates it as a ``Module``; for a ``Discrete`` space it is a ``Linear``."""
+        return cast(th.nn.Linear, self.action_net)
 
     def _latents(self, obs: th.Tensor) -> tuple[th.Tensor, th.Tensor]:
         features = self.extract_features(obs)
@@ -73,7 +79,7 @@ class SparseMaskablePolicy(MaskableActorCriticPolicy):
         if action_masks is None:
             return None
         latent_pi, latent_vf = self._latents(obs)
-        head = self.action_net
+        head = self._head
         sparse = sparse_log_probs(latent_pi, head.weight, head.bias, action_masks)
         return None if sparse is None else (latent_pi, latent_vf, sparse)
 
@@ -95,7 +101,9 @@ class SparseMaskablePolicy(MaskableActorCriticPolicy):
         chosen[rows[pick]] = cols[pick]  # on an exact tie the later pair wins: still legal
         chosen_logp[rows[pick]] = logp[pick]
         values = self.value_net(latent_vf)
-        return chosen.reshape((-1, *self.action_space.shape)), values, chosen_logp
+        shape = self.action_space.shape
+        assert shape is not None  # a Discrete space's: ()
+        return chosen.reshape((-1, *shape)), values, chosen_logp
 
     def evaluate_actions(
         self, obs: th.Tensor, actions: th.Tensor, action_masks: th.Tensor | None = None
@@ -105,7 +113,7 @@ class SparseMaskablePolicy(MaskableActorCriticPolicy):
         if found is None:
             return super().evaluate_actions(obs, actions, action_masks)
         latent_pi, latent_vf, (rows, _, logp, lse) = found
-        head = self.action_net
+        head = self._head
         a = actions.reshape(-1).long()
         log_prob = (latent_pi * head.weight[a]).sum(-1) + head.bias[a] - lse
         entropy = -th.zeros_like(lse).index_add(0, rows, logp.exp() * logp)
@@ -133,4 +141,5 @@ def fast_ppo_kwargs(policy_kwargs: dict[str, Any] | None = None) -> dict[str, An
     """
     pk = dict(policy_kwargs or {})
     pk["optimizer_kwargs"] = {**pk.get("optimizer_kwargs", {}), "fused": True}
-    return {"policy": SparseMaskablePolicy, "rollout_buffer_class": BoolMaskRolloutBuffer, "policy_kwargs": pk}
+    return {"policy": SparseMaskablePolicy, "rollout_buffer_class": BoolMaskRolloutBuffer,
+            "policy_kwargs": pk}

@@ -81,8 +81,9 @@ def _register_gym(entry: GameEntry) -> None:
     which gives it opponents; it is imported only when the id is made)."""
     import gymnasium
 
-    if entry.gym_id not in gymnasium.registry:
-        gymnasium.register(id=entry.gym_id, entry_point="agents.gym:single_agent_env",
+    gym_id = entry.gym_id
+    if gym_id is not None and gym_id not in gymnasium.registry:
+        gymnasium.register(id=gym_id, entry_point="agents.gym:single_agent_env",
                            kwargs={"env_name": entry.env_name})
 
 

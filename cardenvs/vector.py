@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import gymnasium
 import numpy as np
 
 try:
@@ -45,12 +46,16 @@ class MaskedVecEnv(DummyVecEnv):
 
     def __init__(self, env_fns: Sequence[Callable[[], SingleAgentEnv]]) -> None:
         super().__init__(list(env_fns))
+        self._singles: list[SingleAgentEnv] = []
         for env in self.envs:
             if not isinstance(env, SingleAgentEnv):
                 raise OptionError(f"MaskedVecEnv steps SingleAgentEnv copies, got {type(env).__name__}")
-        self._singles: list[SingleAgentEnv] = list(self.envs)  # type: ignore[arg-type]
-        self._masks = np.zeros((self.num_envs, int(self.action_space.n)), dtype=bool)  # type: ignore[attr-defined]
-        self._obs = self.buf_obs[None]
+            self._singles.append(env)
+        space = self.action_space
+        assert isinstance(space, gymnasium.spaces.Discrete)  # as every SingleAgentEnv's
+        self._masks = np.zeros((self.num_envs, int(space.n)), dtype=bool)
+        # SB3 annotates the buffers' keys as str, but a non-dict space's one key is None
+        self._obs = self.buf_obs[None]  # type: ignore[index]
 
     def step_wait(self) -> VecEnvStepReturn:
         """Step every copy; a finished copy is reset and its last observation kept in its info."""
@@ -112,6 +117,6 @@ def make_vec_env(
         return thunk
 
     fns = [factory(i) for i in range(n_envs)]
-    venv: VecEnv = MaskedVecEnv(fns) if kind == "inprocess" else SubprocVecEnv(fns)
+    venv: VecEnv = MaskedVecEnv(fns) if kind == "inprocess" else SubprocVecEnv(list(fns))
     venv.seed(seed)  # the first reset deals copy i with seed + i
     return venv

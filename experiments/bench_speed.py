@@ -281,7 +281,8 @@ def main() -> None:
         lines += ["", "Ratio columns: cardenvs AEC agent-steps/s divided by the peer's agent-steps/s."]
     if args.memory:
         lines += ["", f"Resident memory over {args.memory:,} random games in one env (MiB, after gc):", "",
-                  "| env | players | start | after 10% | end | growth 10%->end |", "|---|---:|---:|---:|---:|---:|"]
+                  "| env | players | start | after 10% | end | growth 10%->end |",
+                  "|---|---:|---:|---:|---:|---:|"]
         for env_name, p, *_ in rows:
             marks = memory_run(env_name, p, args.memory, 7)
             lines.append(f"| {env_name} | {p} | {marks[0][1]:.1f} | {marks[1][1]:.1f} | {marks[-1][1]:.1f} | "

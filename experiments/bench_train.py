@@ -80,7 +80,8 @@ def measure(env_name: str, players: int, n_envs: int, fast: bool, vec: str, step
     return {"cpu": model.num_timesteps / cpu, "wall": model.num_timesteps / wall}
 
 
-def run_isolated(args: argparse.Namespace, env_name: str, n: int, fast: bool, vec: str, seed: int) -> dict[str, float]:
+def run_isolated(args: argparse.Namespace, env_name: str, n: int, fast: bool, vec: str,
+                 seed: int) -> dict[str, float]:
     """:func:`measure` in a fresh interpreter."""
     job = {"env": env_name, "players": args.players, "n": n, "fast": fast, "vec": vec, "steps": args.steps,
            "n_steps": args.n_steps, "seed": seed}
@@ -106,8 +107,8 @@ def main() -> None:
     args = ap.parse_args()
     if args.job:
         j = json.loads(args.job)
-        print(json.dumps(measure(j["env"], j["players"], j["n"], j["fast"], j["vec"], j["steps"], j["n_steps"],
-                                 j["seed"])))
+        print(json.dumps(measure(j["env"], j["players"], j["n"], j["fast"], j["vec"], j["steps"],
+                                 j["n_steps"], j["seed"])))
         return
     from tqdm import tqdm
 
@@ -119,10 +120,12 @@ def main() -> None:
     for env_name, (label, n, fast, vec), r in tqdm(order, desc="training runs"):
         results.setdefault((env_name, label), []).append(run_isolated(args, env_name, n, fast, vec, r))
 
-    lines = [f"MaskablePPO, {args.players} players, {args.steps} steps per run, n_steps={args.n_steps} per env, "
+    lines = [f"MaskablePPO, {args.players} players, {args.steps} steps per run, "
+             f"n_steps={args.n_steps} per env, "
              f"4 minibatches, 2 epochs, 64x64 network, 1 torch thread; median of {args.repeats} runs. "
              "Env-steps/s in process CPU time (subprocess runs: wall time).", "",
-             "| env | configuration | env-steps/s | x stock 1 env | x fast 1 env |", "|---|---|---:|---:|---:|"]
+             "| env | configuration | env-steps/s | x stock 1 env | x fast 1 env |",
+             "|---|---|---:|---:|---:|"]
     for env_name in args.envs:
         med = {}
         for label, _, _, vec in configs:

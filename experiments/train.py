@@ -19,10 +19,13 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -31,15 +34,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import agents  # noqa: E402
 import cardenvs  # noqa: E402
 from agents import sb3_speedups  # noqa: E402
+from agents.ladder import spec  # noqa: E402
 from agents.trained import NumpyPolicy, TrainedAgent, export_sb3  # noqa: E402
+from cardenvs.core.loop import Turn, play  # noqa: E402
 from cardenvs.core.wrappers import SingleAgentEnv, observation_scale  # noqa: E402
 
-DEFAULTS: dict[str, dict[str, Any]] = {
-    # sensible starting points per game (every one can be overridden on the command line)
-    "line_v0": {"net_arch": [256, 256], "lr": 3e-4, "n_steps": 1024, "ent_coef": 0.01},
-    "lineit_v0": {"net_arch": [256, 256], "lr": 3e-4, "n_steps": 1024, "ent_coef": 0.01},
-    "rummy432_v0": {"net_arch": [256, 256], "lr": 3e-4, "n_steps": 1024, "ent_coef": 0.01},
-}
+if TYPE_CHECKING:  # the training libraries are imported when a run starts, not for --help
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.vec_env import VecEnv
 
 
 class OpponentPool:
@@ -93,7 +96,8 @@ class RoundReward:
 
 
 def make_env_fn(env_name: str, players: int, pool: OpponentPool, seed: int, options: dict[str, Any],
-                round_reward: float = 0.0, obs_scale: np.ndarray | None = None):
+                round_reward: float = 0.0,
+                obs_scale: np.ndarray | None = None) -> Callable[[], SingleAgentEnv]:
     """A thunk building one single-agent env (for SB3's vector envs)."""
 
     def thunk() -> SingleAgentEnv:
@@ -140,18 +144,20 @@ def teacher_data(env_name: str, players: int, teacher: str, games: int, seed: in
 
     game = cardenvs.game_class(env_name)(players, **options)
     rng = np.random.default_rng(seed)
-    obs, masks, acts = [], [], []
+    obs: list[np.ndarray] = []
+    masks: list[np.ndarray] = []
+    acts: list[int] = []
     seats = [agents.make_agent(env_name, teacher, seed=seed + i) for i in range(players)]
+
+    def record(turn: Turn) -> None:
+        obs.append(game.encode(turn.view))
+        mask = np.zeros(game.num_actions, bool)
+        mask[turn.legal] = True
+        masks.append(mask)
+        acts.append(turn.action)
+
     for _ in tqdm(range(games), desc=f"imitation data ({teacher})", unit="game"):
-        state = game.new_state(rng)
-        while not game.is_terminal(state) and not game.is_truncated(state):
-            p = game.current_player(state)
-            o = {"observation": game.observe(state, p), "action_mask": game.legal_mask(state)}
-            a = seats[p].act(o)
-            obs.append(o["observation"])
-            masks.append(o["action_mask"].astype(bool))
-            acts.append(a)
-            game.apply(state, a, rng)
+        play(game, game.new_state(rng), seats, rng, on_move=record)
     return np.stack(obs), np.stack(masks), np.asarray(acts)
 
 
@@ -174,7 +180,8 @@ def imitate(model: Any, data: tuple[np.ndarray, np.ndarray, np.ndarray], epochs:
         for start in range(0, n, batch):
             idx = order[start:start + batch]
             o = torch.as_tensor(obs[idx])
-            _values, log_prob, _ent = policy.evaluate_actions(o, torch.as_tensor(acts[idx]), action_masks=masks[idx])
+            _values, log_prob, _ent = policy.evaluate_actions(o, torch.as_tensor(acts[idx]),
+                                                              action_masks=masks[idx])
             loss = -log_prob.mean()
             opt.zero_grad()
             loss.backward()
@@ -215,7 +222,8 @@ def plot_curve(csv_path: Path, png_path: Path, title: str) -> None:
     plt.close(fig)
 
 
-def main(argv: list[str] | None = None) -> None:
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line (``--help`` lists the options in this order)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--env", default="line_v0", choices=list(cardenvs.ENVS))
     ap.add_argument("--players", type=int, default=2)
@@ -223,11 +231,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--n-envs", type=int, default=8)
     ap.add_argument("--vec", choices=["inprocess", "dummy", "subproc"], default="inprocess",
-                    help="inprocess: cardenvs.vector.MaskedVecEnv (fastest on few cores); dummy: SB3 DummyVecEnv; "
-                         "subproc: SB3 SubprocVecEnv")
+                    help="inprocess: cardenvs.vector.MaskedVecEnv (fastest on few cores); "
+                         "dummy: SB3 DummyVecEnv; subproc: SB3 SubprocVecEnv")
     ap.add_argument("--dense-policy", action="store_true",
-                    help="sb3-contrib's stock MlpPolicy instead of agents.sparse_policy (same networks, slower)")
-    ap.add_argument("--pool", nargs="*", default=["random", "greedy"], help="ladder levels the opponents come from")
+                    help="sb3-contrib's stock MlpPolicy instead of agents.sparse_policy "
+                         "(same networks, slower)")
+    ap.add_argument("--pool", nargs="*", default=["random", "greedy"],
+                    help="ladder levels the opponents come from")
     ap.add_argument("--self-play", type=float, default=0.0, help="chance an opponent is a learner snapshot")
     ap.add_argument("--snapshot-every", type=int, default=50_000)
     ap.add_argument("--net-arch", type=str, default=None, help="hidden sizes, e.g. 256,256")
@@ -257,48 +267,63 @@ def main(argv: list[str] | None = None) -> None:
                     help="load the imitation data from this file, or generate it and save it there")
     ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                     help="a game option, e.g. --option pack=four (values parsed as JSON)")
-    args = ap.parse_args(argv)
+    return ap.parse_args(argv)
 
-    import json
 
-    import torch
-    from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.callbacks import BaseCallback
-    from stable_baselines3.common.logger import configure
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
-
-    from agents.sparse_policy import fast_ppo_kwargs
-    from cardenvs.vector import MaskedVecEnv
-
-    torch.set_num_threads(1)
-    sb3_speedups.enable()  # no argument validation, fast masked sampling (same distribution)
+def game_options(items: list[str]) -> dict[str, Any]:
+    """The ``--option KEY=VALUE`` game options: values parsed as JSON, else kept as strings."""
     options: dict[str, Any] = {}
-    for item in args.option:
+    for item in items:
         key, _, value = item.partition("=")
         try:
             options[key] = json.loads(value)
         except json.JSONDecodeError:
             options[key] = value
-    cardenvs.game_class(args.env)(args.players, **options)  # validate early, clear error
-    d = DEFAULTS[args.env]
-    net_arch = [int(x) for x in args.net_arch.split(",")] if args.net_arch else d["net_arch"]
-    out = Path(args.out or f"runs/{args.env}_{args.players}p_s{args.seed}")
-    (out / "snapshots").mkdir(parents=True, exist_ok=True)
+    return options
+
+
+def ppo_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The game's starting hyperparameters (``agents.ladder``) with the command line's overrides."""
+    d = spec(args.env).train_defaults
+    return {
+        "net_arch": [int(x) for x in args.net_arch.split(",")] if args.net_arch else d["net_arch"],
+        "learning_rate": args.lr or d["lr"],
+        "n_steps": args.n_steps or d["n_steps"],
+        "ent_coef": args.ent_coef if args.ent_coef is not None else d["ent_coef"],
+    }
+
+
+def build_envs(args: argparse.Namespace, options: dict[str, Any],
+               out: Path) -> tuple[VecEnv, np.ndarray | None]:
+    """The vector env the learner trains in (opponents from the pool) and its observation scale."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    from cardenvs.vector import MaskedVecEnv
+
     pool = OpponentPool(args.env, args.players, args.pool, str(out / "snapshots"), args.self_play)
     game0 = cardenvs.game_class(args.env)(args.players, **options)
     scale = None if args.no_scale else observation_scale(game0, seed=args.seed)
     fns = [make_env_fn(args.env, args.players, pool, args.seed * 1000 + i, options, args.round_reward, scale)
            for i in range(args.n_envs)]
     vec_class = {"inprocess": MaskedVecEnv, "dummy": DummyVecEnv, "subproc": SubprocVecEnv}[args.vec]
-    venv = vec_class(fns)
+    return vec_class(fns), scale
+
+
+def build_model(args: argparse.Namespace, venv: VecEnv, settings: dict[str, Any], out: Path) -> MaskablePPO:
+    """The MaskablePPO learner, logging to ``out`` as CSV (and TensorBoard when installed)."""
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.logger import configure
+
+    from agents.sparse_policy import fast_ppo_kwargs
+
+    net_arch = settings["net_arch"]
     # the sparse head, boolean mask buffer and fused Adam compute what the stock policy does
     algo = ({"policy": "MlpPolicy", "policy_kwargs": {"net_arch": net_arch}} if args.dense_policy
             else fast_ppo_kwargs({"net_arch": net_arch}))
     model = MaskablePPO(
-        env=venv, learning_rate=args.lr or d["lr"], n_steps=args.n_steps or d["n_steps"],
+        env=venv, learning_rate=settings["learning_rate"], n_steps=settings["n_steps"],
         batch_size=args.batch_size, n_epochs=args.n_epochs, gamma=args.gamma, gae_lambda=args.gae_lambda,
-        clip_range=args.clip_range, ent_coef=args.ent_coef if args.ent_coef is not None else d["ent_coef"],
-        seed=args.seed, verbose=0, **algo,
+        clip_range=args.clip_range, ent_coef=settings["ent_coef"], seed=args.seed, verbose=0, **algo,
     )
     formats = ["csv"]
     try:
@@ -308,14 +333,103 @@ def main(argv: list[str] | None = None) -> None:
     except ImportError:
         pass
     model.set_logger(configure(str(out), formats))
-    eval_levels = args.eval_levels or [lvl for lvl in agents.levels(args.env) if lvl not in ("expert", "trained")]
-    curve = out / "eval.csv"
-    with open(curve, "w", newline="") as f:
-        csv.writer(f).writerow(["steps", "seconds", *[f"vs_{lvl}" for lvl in eval_levels]])
-    meta = {"env": args.env, "players": args.players, "command": " ".join(sys.argv)}
-    start = time.time()
+    return model
+
+
+@dataclass
+class Run:
+    """What the phases of one training run share: its options, learner and output folder."""
+
+    args: argparse.Namespace
+    model: MaskablePPO
+    out: Path
+    scale: np.ndarray | None
+    meta: dict[str, Any]
+
+    def export(self, path: Path | str) -> None:
+        """Write the current policy as numpy arrays (the ``trained`` level's format)."""
+        export_sb3(self.model, self.meta, self.scale).save(path)
+
+
+class Evaluator:
+    """Evaluates the current policy against the ladder and logs the result.
+
+    Each evaluation saves ``current.npz`` and the checkpoint, appends a row to
+    ``eval.csv``, prints a line and redraws ``learning_curve.png``.
+    """
+
+    def __init__(self, run: Run) -> None:
+        args = run.args
+        self.run = run
+        self.levels = args.eval_levels or [
+            lvl for lvl in agents.levels(args.env) if lvl not in ("expert", "trained")]
+        self.curve = run.out / "eval.csv"
+        with open(self.curve, "w", newline="") as f:
+            csv.writer(f).writerow(["steps", "seconds", *[f"vs_{lvl}" for lvl in self.levels]])
+        self.start = time.time()
+        self.last_step: int | None = None  # the step count of the latest row
+
+    def __call__(self, n: int) -> None:
+        """Evaluate the policy after ``n`` training steps and log it."""
+        run, args = self.run, self.run.args
+        path = run.out / "current.npz"
+        run.export(path)
+        run.model.save(run.out / "checkpoint")
+        rates = evaluate(args.env, args.players, str(path), self.levels, args.eval_games, 10_000,
+                         args.workers)
+        seconds = round(time.time() - self.start, 1)
+        with open(self.curve, "a", newline="") as f:
+            csv.writer(f).writerow([n, seconds, *[f"{rates[lvl]:.3f}" for lvl in self.levels]])
+        print(f"[{n} steps] " + ", ".join(f"vs {k}: {v:.0%}" for k, v in rates.items()), flush=True)
+        plot_curve(self.curve, run.out / "learning_curve.png", f"{args.env}, {args.players} players")
+        self.last_step = n
+
+
+def imitation_data(args: argparse.Namespace,
+                   options: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The teacher's decisions: read from ``--imitate-cache`` if it exists, else played (and cached)."""
+    cache = Path(args.imitate_cache) if args.imitate_cache else None
+    if cache is not None and cache.exists():
+        with np.load(cache) as z:
+            data = (z["obs"], z["masks"], z["acts"])
+        print(f"imitation data from {cache}: {len(data[2])} decisions", flush=True)
+        return data
+    data = teacher_data(args.env, args.players, args.imitate, args.imitate_games, args.seed + 77, options)
+    if cache is not None:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(cache, obs=data[0], masks=data[1], acts=data[2])
+    return data
+
+
+def imitation_phase(run: Run, options: dict[str, Any]) -> None:
+    """Behaviour cloning of the ``--imitate`` level before PPO (observations scaled as in training)."""
+    args = run.args
+    data = imitation_data(args, options)
+    if run.scale is not None:
+        data = (data[0] * run.scale, data[1], data[2])
+    acc = imitate(run.model, data, args.imitate_epochs, args.batch_size, args.seed)
+    print(f"imitation of {args.imitate}: {len(data[2])} decisions, accuracy {acc:.1%}", flush=True)
+
+
+def last_rollout_end(model: MaskablePPO, steps: int) -> int:
+    """The step count at which ``model.learn(total_timesteps=steps)`` stops: whole rollouts."""
+    rollout = model.n_steps * model.n_envs
+    return -(-steps // rollout) * rollout
+
+
+def periodic_callback(run: Run, evaluator: Evaluator, end: int) -> BaseCallback:
+    """Snapshots for self-play every ``--snapshot-every`` steps, evaluations every ``--eval-every``.
+
+    No evaluation at step ``end``: the last rollout's update comes after its last step,
+    and the final evaluation records that step once, with the updated policy.
+    """
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    args = run.args
 
     class Periodic(BaseCallback):
+        """Called by SB3 after every vector-env step."""
+
         def __init__(self) -> None:
             super().__init__()
             self.next_eval = args.eval_every
@@ -325,46 +439,58 @@ def main(argv: list[str] | None = None) -> None:
             n = self.num_timesteps
             if args.self_play > 0 and n >= self.next_snap:
                 self.next_snap += args.snapshot_every
-                export_sb3(model, meta, scale).save(out / "snapshots" / f"step{n:09d}.npz")
+                run.export(run.out / "snapshots" / f"step{n:09d}.npz")
             if n >= self.next_eval:
                 self.next_eval += args.eval_every
-                run_eval(n)
+                if n != end:
+                    evaluator(n)
             return True
 
-    def run_eval(n: int) -> None:
-        path = out / "current.npz"
-        export_sb3(model, meta, scale).save(path)
-        model.save(out / "checkpoint")
-        rates = evaluate(args.env, args.players, str(path), eval_levels, args.eval_games, 10_000, args.workers)
-        with open(curve, "a", newline="") as f:
-            csv.writer(f).writerow([n, round(time.time() - start, 1), *[f"{rates[lvl]:.3f}" for lvl in eval_levels]])
-        print(f"[{n} steps] " + ", ".join(f"vs {k}: {v:.0%}" for k, v in rates.items()), flush=True)
-        plot_curve(curve, out / "learning_curve.png", f"{args.env}, {args.players} players")
+    return Periodic()
 
-    if args.imitate:
-        cache = Path(args.imitate_cache) if args.imitate_cache else None
-        if cache is not None and cache.exists():
-            with np.load(cache) as z:
-                data = (z["obs"], z["masks"], z["acts"])
-            print(f"imitation data from {cache}: {len(data[2])} decisions", flush=True)
-        else:
-            data = teacher_data(args.env, args.players, args.imitate, args.imitate_games, args.seed + 77, options)
-            if cache is not None:
-                cache.parent.mkdir(parents=True, exist_ok=True)
-                np.savez_compressed(cache, obs=data[0], masks=data[1], acts=data[2])
-        if scale is not None:
-            data = (data[0] * scale, data[1], data[2])
-        acc = imitate(model, data, args.imitate_epochs, args.batch_size, args.seed)
-        print(f"imitation of {args.imitate}: {len(data[2])} decisions, accuracy {acc:.1%}", flush=True)
-        run_eval(0)
+
+def train(run: Run, evaluator: Evaluator) -> None:
+    """PPO for ``--steps`` steps with the periodic snapshots and evaluations, then the final evaluation."""
+    args, model = run.args, run.model
     if args.steps > 0:
-        model.learn(total_timesteps=args.steps, callback=Periodic(), progress_bar=_has_progress_bar())
-    run_eval(model.num_timesteps)
-    if args.export:
-        export_sb3(model, meta, scale).save(args.export)
-        print(f"exported the policy to {args.export}")
+        callback = periodic_callback(run, evaluator, last_rollout_end(model, args.steps))
+        model.learn(total_timesteps=args.steps, callback=callback, progress_bar=_has_progress_bar())
+    if args.steps > 0 or evaluator.last_step is None:  # without PPO the imitation's evaluation stands
+        evaluator(model.num_timesteps)
+
+
+def finish(run: Run, venv: VecEnv, start: float) -> None:
+    """Export the final policy (``--export``), close the envs and say where the outputs are."""
+    if run.args.export:
+        run.export(run.args.export)
+        print(f"exported the policy to {run.args.export}")
     venv.close()
-    print(f"done in {time.time() - start:.0f} s; logs, checkpoint and learning_curve.png in {out}")
+    print(f"done in {time.time() - start:.0f} s; logs, checkpoint and learning_curve.png in {run.out}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Train as the command line says: build, imitate (optionally), train, evaluate, export."""
+    args = parse_args(argv)
+
+    import torch
+
+    torch.set_num_threads(1)
+    sb3_speedups.enable()  # no argument validation, fast masked sampling (same distribution)
+    options = game_options(args.option)
+    cardenvs.game_class(args.env)(args.players, **options)  # validate early, clear error
+    settings = ppo_settings(args)
+    out = Path(args.out or f"runs/{args.env}_{args.players}p_s{args.seed}")
+    (out / "snapshots").mkdir(parents=True, exist_ok=True)
+    venv, scale = build_envs(args, options, out)
+    model = build_model(args, venv, settings, out)
+    meta = {"env": args.env, "players": args.players, "command": " ".join(sys.argv)}
+    run = Run(args, model, out, scale, meta)
+    evaluator = Evaluator(run)
+    if args.imitate:
+        imitation_phase(run, options)
+        evaluator(0)
+    train(run, evaluator)
+    finish(run, venv, evaluator.start)
 
 
 def _has_progress_bar() -> bool:

@@ -241,6 +241,192 @@ def _paste(buf: np.ndarray, sprite: np.ndarray, x: float, y: float) -> None:
     region[:] = sp[:, :, :3] * a + region * (1.0 - a)
 
 
+_Sprite = tuple[np.ndarray, float, float]  # a card's picture and the card's top-left corner
+
+
+class _TextWidths:
+    """Widths in pixels of texts as the picture's renderer draws them (cached per picture)."""
+
+    def __init__(self, renderer: Any) -> None:
+        self._renderer = renderer
+        self._cache: dict[tuple[str, float, bool], float] = {}
+
+    def __call__(self, s: str, pt: float, bold: bool = False) -> float:
+        """Width of ``s`` at ``pt`` points (0 for an empty text)."""
+        if not s:
+            return 0.0
+        if (s, pt, bold) not in self._cache:
+            from matplotlib.font_manager import FontProperties
+
+            prop = FontProperties(family="DejaVu Sans", size=pt, weight="bold" if bold else "normal")
+            w, _, _ = self._renderer.get_text_width_height_descent(s, prop, ismath=False)
+            self._cache[s, pt, bold] = float(w)
+        return self._cache[s, pt, bold]
+
+
+def _pile_width(text_w: _TextWidths, pile: Pile, step: float) -> float:
+    """Width of a pile at ``step`` between face-up cards: its cards, or its label or note if wider."""
+    return max(_cards_width(pile, step), text_w(pile.label, _LABEL_PT, True), text_w(pile.note, _NOTE_PT))
+
+
+def _band_width(text_w: _TextWidths, band: list[Pile], step: float) -> float:
+    """Width of a band's piles side by side at ``step``."""
+    return sum(_pile_width(text_w, p, step) for p in band) + _PILE_GAP * max(len(band) - 1, 0)
+
+
+def _band_step(text_w: _TextWidths, band: list[Pile], avail: float) -> float:
+    """A band's card step: ``_STEP``, or the widest overlap (down to ``_MIN_STEP``) that fits."""
+    step = _STEP
+    if _band_width(text_w, band, step) > avail:
+        lo, hi = _MIN_STEP, _STEP
+        for _ in range(16):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if _band_width(text_w, band, mid) <= avail else (lo, mid)
+        step = lo
+    return step
+
+
+def _column_widths(text_w: _TextWidths, table: Table, steps: list[float]) -> list[list[float]]:
+    """Each band's pile widths: consecutive bands with as many piles share their columns' widest
+    pile (unless the table is centred)."""
+    cols: list[list[float]] = []
+    i = 0
+    while i < len(table.bands):
+        j = i
+        while (not table.centered and j + 1 < len(table.bands)
+               and len(table.bands[j + 1]) == len(table.bands[i])):
+            j += 1
+        group = range(i, j + 1)
+        widest = [max(_pile_width(text_w, table.bands[b][c], steps[b]) for b in group)
+                  for c in range(len(table.bands[i]))]
+        cols.extend([widest] * len(group))
+        i = j + 1
+    return cols
+
+
+@dataclass
+class _Layout:
+    """Where a table's bands go, in units of scale 1 mapped to pixels by :meth:`x_px` and :meth:`y_px`."""
+
+    text_w: _TextWidths
+    avail: float  # the width between the margins
+    steps: list[float]  # per band, face-up card to card
+    cols: list[list[float]]  # per band, its piles' (column) widths
+    k: float  # the table's scale: 1 unless even overlapped cards do not fit
+
+    def x_px(self, u: float) -> float:
+        """The pixel column of scale-1 position ``u``."""
+        return _MARGIN + (u - _MARGIN) * self.k
+
+    def y_px(self, u: float) -> float:
+        """The pixel row of scale-1 position ``u``."""
+        return _TITLE_H + _TOP_GAP + (u - _TITLE_H - _TOP_GAP) * self.k
+
+
+def _layout(table: Table, width_px: int, text_w: _TextWidths) -> _Layout:
+    """A card step per band (overlapping when too wide), the columns, then a global scale."""
+    avail = width_px - 2 * _MARGIN
+    steps = [_band_step(text_w, band, avail) for band in table.bands]
+    cols = _column_widths(text_w, table, steps)
+    need = max([avail] + [sum(w) + _PILE_GAP * max(len(w) - 1, 0) for w in cols])
+    return _Layout(text_w, avail, steps, cols, avail / need)
+
+
+def _draw_title(ax: Any, title: str, width_px: int, lay: _Layout) -> None:
+    """The title bar across the top (the text shrunk if it is too long)."""
+    from matplotlib.patches import Rectangle
+
+    ax.add_patch(Rectangle((0, 0), width_px, _TITLE_H, fc=_FELT_DARK, ec="none"))
+    title_pt = _TITLE_PT * min(1.0, lay.avail / max(lay.text_w(title, _TITLE_PT, True), 1.0))
+    ax.text(_MARGIN, _TITLE_H / 2, title, color="white", fontsize=title_pt,
+            fontweight="bold", va="center", ha="left", family="DejaVu Sans")
+
+
+def _lay_cards(ax: Any, pile: Pile, px: float, cy: float, step: float, k: float,
+               sprites: list[_Sprite]) -> None:
+    """A pile's face-up cards from ``px``, then its backs or stack, queued as ``sprites``
+    (an empty card text is drawn as an empty square)."""
+    cx = px
+    n = len(pile.cards)
+    for i, text in enumerate(pile.cards):
+        last = i == n - 1 and not (pile.backs or pile.stack)
+        if text == "":
+            _draw_placeholder(ax, cx, cy, k)
+        else:
+            covered = not last and step < _CARD_W + 1
+            sprites.append((_sprite("face", (text, covered), k), cx, cy))
+        cx += step * k
+    if n and (pile.backs or pile.stack):
+        cx += (max(step, _CARD_W + 6) - step) * k  # a small gap before the backs
+    if pile.stack:
+        sprites.append((_sprite("stack", pile.backs, k), cx, cy))
+    else:
+        for _ in range(pile.backs):
+            sprites.append((_sprite("back", None, k), cx, cy))
+            cx += _BACK_STEP * k
+
+
+def _draw_pile(ax: Any, pile: Pile, x: float, y0: float, step: float, lay: _Layout,
+               sprites: list[_Sprite]) -> None:
+    """One pile whose band starts at ``y0`` (scale-1 units from ``x``): its outline when
+    highlighted, label, note and cards (an empty pile with a label shows an empty square)."""
+    k = lay.k
+    px, py = lay.x_px(x), lay.y_px(y0)
+    cy = lay.y_px(y0 + _LABEL_H)
+    spacer = not (pile.label or pile.cards or pile.backs or pile.stack)
+    if pile.highlight and not spacer:
+        pw = _pile_width(lay.text_w, pile, step)
+        _box(ax, px - 6 * k, py - 3 * k, (pw + 12) * k, (_LABEL_H + _CARD_H + _NOTE_H + 4) * k,
+             k, fc="#ffffff14", ec="#ffd54f", lw=2.0 * k, r=8.0)
+    if pile.label:
+        ax.text(px, py + 1 * k, pile.label, color="#ffe082" if pile.highlight else "#f1f8e9",
+                fontsize=_LABEL_PT * k, fontweight="bold", va="top", ha="left",
+                family="DejaVu Sans")
+    if pile.note:
+        ax.text(px, lay.y_px(y0 + _LABEL_H + _CARD_H + 2), pile.note, color="#c8e6c9",
+                fontsize=_NOTE_PT * k, va="top", ha="left", family="DejaVu Sans")
+    _lay_cards(ax, pile, px, cy, step, k, sprites)
+    if not pile.cards and not pile.backs and not pile.stack and not spacer:
+        _draw_placeholder(ax, px, cy, k)
+
+
+def _draw_bands(ax: Any, table: Table, lay: _Layout, sprites: list[_Sprite]) -> float:
+    """Every band, top to bottom, its piles left to right; returns the y (scale 1) below them."""
+    y0 = _TITLE_H + _TOP_GAP
+    for band, step, col_w in zip(table.bands, lay.steps, lay.cols):
+        x = _MARGIN
+        if table.centered and lay.k == 1:
+            x += (lay.avail - sum(col_w) - _PILE_GAP * max(len(col_w) - 1, 0)) / 2
+        for pile, cw in zip(band, col_w):
+            _draw_pile(ax, pile, x, y0, step, lay, sprites)
+            x += cw + _PILE_GAP
+        y0 += _BAND_H
+    return y0
+
+
+def _draw_footer(ax: Any, lines: list[str], fy: float, width_px: int, height_px: int,
+                 lay: _Layout) -> None:
+    """The footer's lines from pixel row ``fy`` on a dark bar (each shrunk if too long)."""
+    from matplotlib.patches import Rectangle
+
+    if lines:
+        ax.add_patch(Rectangle((0, fy - 6), width_px, height_px - fy + 6, fc=_FELT_DARK, ec="none"))
+    for line in lines:
+        pt = _FOOT_PT * min(1.0, lay.avail / max(lay.text_w(line, _FOOT_PT), 1.0))
+        ax.text(_MARGIN, fy, line, color="white", fontsize=pt, va="top", ha="left",
+                family="DejaVu Sans")
+        fy += _FOOT_LINE
+
+
+def _composite(canvas: Any, sprites: list[_Sprite]) -> np.ndarray:
+    """Render the canvas, paste the card sprites over it and return the uint8 RGB array."""
+    canvas.draw()
+    buf = np.asarray(canvas.buffer_rgba())[:, :, :3].astype(np.float32) / 255.0
+    for sprite, x, y in sprites:
+        _paste(buf, sprite, x, y)
+    return np.clip(np.round(buf * 255.0), 0, 255).astype(np.uint8)
+
+
 def draw_table(table: Table, width_px: int = 960) -> np.ndarray:
     """Draw ``table`` into an ``(H, W, 3)`` uint8 array (``W = width_px``).
 
@@ -250,8 +436,6 @@ def draw_table(table: Table, width_px: int = 960) -> np.ndarray:
     # draws on its own Agg canvas: the caller's pyplot backend is left alone
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
-    from matplotlib.font_manager import FontProperties
-    from matplotlib.patches import Rectangle
 
     dpi = 100.0
     foot_lines = table.footer.split("\n") if table.footer else []
@@ -259,133 +443,15 @@ def draw_table(table: Table, width_px: int = 960) -> np.ndarray:
                           + _FOOT_LINE * len(foot_lines) + _MARGIN))
     fig = Figure(figsize=(width_px / dpi, height_px / dpi), dpi=dpi)
     canvas = FigureCanvasAgg(fig)
-    renderer = canvas.get_renderer()
-
-    widths: dict[tuple[str, float, bool], float] = {}
-
-    def text_w(s: str, pt: float, bold: bool = False) -> float:
-        if not s:
-            return 0.0
-        if (s, pt, bold) not in widths:
-            prop = FontProperties(family="DejaVu Sans", size=pt, weight="bold" if bold else "normal")
-            w, _, _ = renderer.get_text_width_height_descent(s, prop, ismath=False)
-            widths[s, pt, bold] = float(w)
-        return widths[s, pt, bold]
-
-    # --- layout: a card step per band (overlap when too wide), then a global scale
-    avail = width_px - 2 * _MARGIN
-
-    def pile_w(p: Pile, step: float) -> float:
-        return max(_cards_width(p, step), text_w(p.label, _LABEL_PT, True), text_w(p.note, _NOTE_PT))
-
-    def band_w(band: list[Pile], step: float) -> float:
-        return sum(pile_w(p, step) for p in band) + _PILE_GAP * max(len(band) - 1, 0)
-
-    steps = []
-    for band in table.bands:
-        step = _STEP
-        if band_w(band, step) > avail:
-            lo, hi = _MIN_STEP, _STEP
-            for _ in range(16):
-                mid = (lo + hi) / 2
-                lo, hi = (mid, hi) if band_w(band, mid) <= avail else (lo, mid)
-            step = lo
-        steps.append(step)
-    # columns: consecutive bands with as many piles share their piles' widths
-    cols: list[list[float]] = []
-    i = 0
-    while i < len(table.bands):
-        j = i
-        while (not table.centered and j + 1 < len(table.bands)
-               and len(table.bands[j + 1]) == len(table.bands[i])):
-            j += 1
-        group = range(i, j + 1)
-        widest = [max(pile_w(table.bands[b][c], steps[b]) for b in group)
-                  for c in range(len(table.bands[i]))]
-        cols.extend([widest] * len(group))
-        i = j + 1
-    need = max([avail] + [sum(w) + _PILE_GAP * max(len(w) - 1, 0) for w in cols])
-    k = avail / need  # 1 unless even overlapped cards do not fit
+    lay = _layout(table, width_px, _TextWidths(canvas.get_renderer()))
 
     fig.patch.set_facecolor(_FELT)
     ax = fig.add_axes((0, 0, 1, 1))
     ax.set_xlim(0, width_px)
     ax.set_ylim(height_px, 0)
     ax.axis("off")
-
-    def X(u: float) -> float:
-        return _MARGIN + (u - _MARGIN) * k
-
-    def Y(u: float) -> float:
-        return _TITLE_H + _TOP_GAP + (u - _TITLE_H - _TOP_GAP) * k
-
-    def placeholder(x: float, y: float) -> None:
-        _draw_placeholder(ax, x, y, k)
-
-    sprites: list[tuple[np.ndarray, float, float]] = []
-
-    # --- title bar
-    ax.add_patch(Rectangle((0, 0), width_px, _TITLE_H, fc=_FELT_DARK, ec="none"))
-    title_pt = _TITLE_PT * min(1.0, avail / max(text_w(table.title, _TITLE_PT, True), 1.0))
-    ax.text(_MARGIN, _TITLE_H / 2, table.title, color="white", fontsize=title_pt,
-            fontweight="bold", va="center", ha="left", family="DejaVu Sans")
-
-    # --- bands
-    y0 = _TITLE_H + _TOP_GAP
-    for band, step, col_w in zip(table.bands, steps, cols):
-        x = _MARGIN
-        if table.centered and k == 1:
-            x += (avail - sum(col_w) - _PILE_GAP * max(len(col_w) - 1, 0)) / 2
-        for pile, cw in zip(band, col_w):
-            pw = pile_w(pile, step)
-            px, py = X(x), Y(y0)
-            cy = Y(y0 + _LABEL_H)
-            spacer = not (pile.label or pile.cards or pile.backs or pile.stack)
-            if pile.highlight and not spacer:
-                _box(ax, px - 6 * k, py - 3 * k, (pw + 12) * k, (_LABEL_H + _CARD_H + _NOTE_H + 4) * k,
-                     k, fc="#ffffff14", ec="#ffd54f", lw=2.0 * k, r=8.0)
-            if pile.label:
-                ax.text(px, py + 1 * k, pile.label, color="#ffe082" if pile.highlight else "#f1f8e9",
-                        fontsize=_LABEL_PT * k, fontweight="bold", va="top", ha="left",
-                        family="DejaVu Sans")
-            if pile.note:
-                ax.text(px, Y(y0 + _LABEL_H + _CARD_H + 2), pile.note, color="#c8e6c9",
-                        fontsize=_NOTE_PT * k, va="top", ha="left", family="DejaVu Sans")
-            cx = px
-            n = len(pile.cards)
-            for i, text in enumerate(pile.cards):
-                last = i == n - 1 and not (pile.backs or pile.stack)
-                if text == "":
-                    placeholder(cx, cy)
-                else:
-                    covered = not last and step < _CARD_W + 1
-                    sprites.append((_sprite("face", (text, covered), k), cx, cy))
-                cx += step * k
-            if n and (pile.backs or pile.stack):
-                cx += (max(step, _CARD_W + 6) - step) * k  # a small gap before the backs
-            if pile.stack:
-                sprites.append((_sprite("stack", pile.backs, k), cx, cy))
-            else:
-                for _ in range(pile.backs):
-                    sprites.append((_sprite("back", None, k), cx, cy))
-                    cx += _BACK_STEP * k
-            if not n and not pile.backs and not pile.stack and not spacer:
-                placeholder(px, cy)
-            x += cw + _PILE_GAP
-        y0 += _BAND_H
-
-    # --- footer
-    fy = Y(y0) + 2
-    if foot_lines:
-        ax.add_patch(Rectangle((0, fy - 6), width_px, height_px - fy + 6, fc=_FELT_DARK, ec="none"))
-    for line in foot_lines:
-        pt = _FOOT_PT * min(1.0, avail / max(text_w(line, _FOOT_PT), 1.0))
-        ax.text(_MARGIN, fy, line, color="white", fontsize=pt, va="top", ha="left",
-                family="DejaVu Sans")
-        fy += _FOOT_LINE
-
-    canvas.draw()
-    buf = np.asarray(canvas.buffer_rgba())[:, :, :3].astype(np.float32) / 255.0
-    for sprite, x, y in sprites:
-        _paste(buf, sprite, x, y)
-    return np.clip(np.round(buf * 255.0), 0, 255).astype(np.uint8)
+    sprites: list[_Sprite] = []
+    _draw_title(ax, table.title, width_px, lay)
+    y = _draw_bands(ax, table, lay, sprites)
+    _draw_footer(ax, foot_lines, lay.y_px(y) + 2, width_px, height_px, lay)
+    return _composite(canvas, sprites)

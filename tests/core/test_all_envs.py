@@ -117,3 +117,31 @@ def test_docstrings_on_public_api(name: str) -> None:
     for attr in ["new_state", "legal_actions", "apply", "view", "encode", "decode", "to_json", "from_json"]:
         assert getattr(game, attr).__doc__, f"{game.__name__}.{attr} has no docstring"
     assert re.search(r"\| field \| start \| size \|", cardenvs.env_module(name).__doc__)
+
+
+EXTREME_OPTIONS: dict[str, list[dict[str, object]]] = {
+    "line_v0": [{}, {"joker_points": 100}, {"joker_points": 0}],
+    "lineit_v0": [{}],
+    "rummy432_v0": [{}, {"max_turns_per_round": 1_000_000, "run_out_limit": None, "rounds_to_win": 10},
+                    {"max_turns_per_round": 1, "pack": "four", "hand_size": 12}],
+}
+
+
+@pytest.mark.parametrize("name", ENV_NAMES)
+def test_observations_stay_inside_their_box_for_extreme_options(name: str) -> None:
+    """Every observation of random play lies in the declared Box, whatever the options."""
+    cls = cardenvs.game_class(name)
+    rng = np.random.default_rng(0)
+    for opts in EXTREME_OPTIONS.get(name, [{}]):
+        for n in (cls.min_players, cls.max_players):
+            if opts.get("hand_size") == 12 and n > 3:
+                continue
+            env = cardenvs.make(name, num_players=n, **opts)
+            space = env.observation_space(env.possible_agents[0])
+            for g in range(2):
+                env.reset(seed=g)
+                for step, agent in enumerate(env.agent_iter(max_iter=400)):
+                    obs, _r, term, trunc, _i = env.last()
+                    assert space.contains(obs), (name, opts, n, step)
+                    legal = np.flatnonzero(obs["action_mask"])
+                    env.step(None if term or trunc else int(rng.choice(legal)))

@@ -8,7 +8,8 @@ import pytest
 import cardenvs
 from agents import RandomAgent
 from cardenvs.core.game import OptionError
-from cardenvs.core.wrappers import LazyObservation, SingleAgentEnv
+from cardenvs.core.loop import LazyObservation
+from cardenvs.core.wrappers import SingleAgentEnv
 
 pytest.importorskip("stable_baselines3")
 
