@@ -153,13 +153,56 @@ def play(
         if turn.seat != 0:
             out.write(f"player_{turn.seat} {names[turn.seat]}: {game.action_to_str(turn.action)}\n")
 
+    def results(turn: Turn) -> None:
+        summary = round_summary(game.infos(turn.state)[0].get("round_result"), names)
+        if summary:
+            out.write(summary)
+
     try:
-        play_loop(game, state, [person, *bots], rng, on_move=said)
+        play_loop(game, state, [person, *bots], rng, on_move=said, after_move=results)
     except Quit:
         out.write("bye\n")
         return 1
     _result(game, state, names, out)
     return 0
+
+
+_ENDED_BY = {
+    "finish": "a player finished and everyone had a last turn",
+    "run_outs": "the face-down pile ran out the last time allowed",
+    "turn_cap": "the round reached its turn cap",
+}
+
+
+def round_summary(result: dict[str, Any] | None, names: list[str]) -> str:
+    """Words for a finished round (games whose infos report ``round_result``): every
+    hand with its groups, who won the round and why, and the scores."""
+    if not result:
+        return ""
+    lines = [f"\n=== round {result['round']} over: {_ENDED_BY.get(result['ended_by'], result['ended_by'])}"]
+    for i, hand in enumerate(result["hands"]):
+        shape = "+".join(str(k) for k in hand["shape"]) or "no group"
+        state = "complete" if hand["complete"] else f"incomplete (loose cards worth {hand['loose_value']})"
+        mark = "  <- wins the round" if i in result["winners"] else ""
+        lines.append(f"  player_{i} {names[i]:<6} {' '.join(hand['cards']):<40} groups {shape}, "
+                     f"{state}, value {hand['value']}{mark}")
+    lines.append("  " + _why(result))
+    lines.append("  rounds won: " + ", ".join(f"{names[i]} {s}" for i, s in enumerate(result["scores"])))
+    return "\n".join(lines) + "\n\n"
+
+
+def _why(result: dict[str, Any]) -> str:
+    """Why the round's winners won: the judging rule that decided it."""
+    hands, winners = result["hands"], result["winners"]
+    shared = " (shared)" if len(winners) > 1 else ""
+    if any(h["complete"] for h in hands):
+        best = [h for h in hands if h["complete"]]
+        if len(best) == 1:
+            return f"why: the only complete hand wins{shared}"
+        if len({tuple(h["shape"]) for h in best}) > 1:
+            return f"why: among complete hands the bigger groups win, compared largest first{shared}"
+        return f"why: complete hands with the same groups: the higher card value wins{shared}"
+    return f"why: nobody is complete, so grouped value minus loose value decides{shared}"
 
 
 def _result(game: Game[Any, Any], state: Any, names: list[str], out: TextIO) -> None:

@@ -244,3 +244,15 @@ def test_subprocess_undecodable_line_asks_again() -> None:
     assert "could not read that line" in out
     assert out.count(PROMPT) == 2 and "bye" in out
     assert "Traceback" not in out + res.stderr.decode()
+
+
+def test_rummy_rounds_end_with_a_summary_of_every_hand() -> None:
+    rc, text = run("rummy432_v0", Forever("1\n"), seed=2, players=3)
+    assert rc == 0
+    summaries = text.split("=== round ")[1:]
+    assert len(summaries) >= 3  # three rounds won at least, one summary each
+    first = summaries[0]
+    assert first.startswith("1 over: ")
+    assert all(f"player_{i} " in first for i in range(3))  # every hand is shown ...
+    assert "groups " in first and "<- wins the round" in first  # ... its groups, the winner
+    assert "why: " in first and "rounds won: You " in first
