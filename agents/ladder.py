@@ -13,7 +13,7 @@ Levels, weakest first (the same names for every game):
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -103,15 +103,26 @@ def opponents(env_name: str, difficulty: str, n: int, seed: int | None = None) -
 
 @dataclass(frozen=True)
 class Advice:
-    """One suggested move: the action id, the move in RULES.md words, a value and why."""
+    """One suggested move: the action id, the move in the game's notation, a value and why.
+
+    ``equals`` lists the other legal moves the coach values exactly as much (filled in
+    grouped advice, where they are folded into this one instead of listed apart).
+    """
 
     action: int
     move: str
     value: float
     reason: str
+    equals: tuple[str, ...] = ()
 
     def __str__(self) -> str:
-        return f"{self.move} ({self.value:+.2f}): {self.reason}"
+        also = f" (equally good: {', '.join(self.equals)})" if self.equals else ""
+        return f"{self.move} ({self.value:+.2f}){also}: {self.reason}"
+
+
+def _same(a: float, b: float) -> bool:
+    """Two advice values that the coach cannot tell apart."""
+    return (np.isnan(a) and np.isnan(b)) or abs(a - b) <= 1e-9
 
 
 class Coach:
@@ -138,25 +149,30 @@ class Coach:
         return self.advise_view(*self._engine.read(observation), top=top)
 
     def advise_view(self, game: Game[Any, Any], view: Any, legal: list[int],
-                    top: int | None = None) -> list[Advice]:
+                    top: int | None = None, group: bool = False) -> list[Advice]:
         """Legal moves ranked best first, each with a value and a reason in words.
 
-        Computed from the player's View alone (their own information).
+        Computed from the player's View alone (their own information).  With
+        ``group=True`` moves of exactly equal value are folded into the first of them
+        (the others listed in ``equals``), so advice never ranks equal moves apart;
+        ``top`` then counts groups.
         """
         self._engine.seed(self._seed)  # same information, same advice
         values = self._engine.values(game, view, legal)
         order = np.argsort(-np.asarray(values, float), kind="stable")
-        if top is not None:
-            order = order[:top]
-        return [
+        ranked = [
             Advice(
                 action=legal[i],
                 move=game.action_to_str(legal[i]),
                 value=float(values[i]) if np.isfinite(values[i]) else float("nan"),
-                reason=self.knowledge.reason(game, view, legal[i]),
+                reason="",
             )
             for i in order
         ]
+        out = _grouped(ranked) if group else ranked
+        if top is not None:
+            out = out[:top]
+        return [replace(a, reason=self.knowledge.reason(game, view, a.action)) for a in out]
 
     def comment(self, observation: Observation, action: int) -> str:
         """A line on a move actually played (from the observation dict before it)."""
@@ -170,6 +186,17 @@ class Coach:
         if played is not None and (played.action == best.action or played.value >= best.value - 1e-9):
             return f"coach agrees: {_said(played)}"  # the best move, or one worth as much
         return f"coach would rather {_said(best)}"
+
+
+def _grouped(ranked: list[Advice]) -> list[Advice]:
+    """Fold each run of equally valued moves (ranked best first) into its first move."""
+    out: list[Advice] = []
+    for a in ranked:
+        if out and _same(out[-1].value, a.value):
+            out[-1] = replace(out[-1], equals=(*out[-1].equals, a.move))
+        else:
+            out.append(a)
+    return out
 
 
 def _said(advice: Advice) -> str:

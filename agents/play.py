@@ -102,9 +102,12 @@ class TerminalPlayer:
     def _hint(self, game: Game[Any, Any], view: Any, legal: list[int]) -> None:
         if self.coach is None:
             self.coach = Coach(self.env_name)
-        for k, adv in enumerate(self.coach.advise_view(game, view, legal, top=5), 1):
+        for k, adv in enumerate(self.coach.advise_view(game, view, legal, top=5, group=True), 1):
             number = legal.index(adv.action) + 1 if adv.action in legal else "?"
             self.out.write(f"  {k}. [{number}] {adv.move}  ({adv.value:+.2f})  {adv.reason}\n")
+            if adv.equals:
+                others = ", ".join(f"[{legal.index(game.str_to_action(m)) + 1}] {m}" for m in adv.equals)
+                self.out.write(f"       equally good: {others}\n")
 
 
 def _parse_move(game: Game[Any, Any], legal: list[int], line: str) -> int:

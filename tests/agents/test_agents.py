@@ -116,3 +116,25 @@ def test_schedule_rotates_seats_and_orders() -> None:
     assert {m.seats for m in three[:3]} == {("a", "b", "c"), ("c", "a", "b"), ("b", "c", "a")}
     assert {m.seats for m in three[3:]} == {("a", "c", "b"), ("b", "a", "c"), ("c", "b", "a")}
     assert [m.seed for m in three] == [0, 0, 0, 1, 1, 1]
+
+
+@pytest.mark.parametrize("env_name", ENV_NAMES)
+def test_grouped_advice_never_ranks_equal_moves_apart(env_name: str) -> None:
+    coach = agents.Coach(env_name)
+    grouped_somewhere = False
+    for game, state, p in _positions(env_name, 2, seed=11, count=12):
+        legal = game.legal_actions(state)
+        view = game.view(state, p)
+        flat = coach.advise_view(game, view, legal)
+        groups = coach.advise_view(game, view, legal, group=True)
+        # every legal move appears once, either as a group's head or among its equals
+        moves = [m for g in groups for m in (g.move, *g.equals)]
+        assert sorted(moves) == sorted(a.move for a in flat)
+        values = [g.value for g in groups]
+        assert all(a > b + 1e-9 for a, b in zip(values, values[1:]))  # strictly better first
+        head = {a.move: a.value for a in flat}
+        for g in groups:
+            assert all(abs(head[m] - g.value) <= 1e-9 for m in g.equals)
+        grouped_somewhere |= any(g.equals for g in groups)
+        assert coach.advise_view(game, view, legal, top=2, group=True) == groups[:2]
+    assert grouped_somewhere  # equal moves do occur, and were folded
