@@ -64,12 +64,19 @@ def levels(env_name: str) -> list[str]:
 def make_agent(env_name: str, level: str, seed: int | None = None, name: str | None = None) -> Agent:
     """An agent of ``level`` for ``env_name`` (any seat count the game allows).
 
-    Besides the ladder levels, ``"policy:<path.npz>"`` loads an exported policy file.
+    Besides the ladder levels, ``"policy:<path.npz>"`` loads an exported policy file, and
+    ``"ismcts"`` / ``"ismcts:<simulations>"`` is OpenSpiel's IS-MCTS on the game (an outside
+    opponent for rating ours; needs open-spiel).
     """
     if level.startswith("policy:"):
         from .trained import TrainedAgent
 
         return TrainedAgent(env_name, level[len("policy:"):], seed=seed, name=name or "policy")
+    if level == "ismcts" or level.startswith("ismcts:"):
+        # OpenSpiel's IS-MCTS as an outside opponent (needs the `openspiel` extra)
+        from .ismcts import make_ismcts, parse_level
+
+        return make_ismcts(env_name, parse_level(level), seed=seed, name=name)
     allowed = levels(env_name)
     if level not in allowed:
         raise ValueError(f"unknown level {level!r} for {env_name}; the levels are {', '.join(allowed)}")
