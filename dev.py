@@ -2,7 +2,7 @@
 """Set up and run cardenvs' jobs with nothing but python3.
 
     python3 dev.py demo    # set up .venv, then agents play a rendered game of Line
-    python3 dev.py test    # set up .venv (dev + train extras), then ruff, mypy and the whole suite
+    python3 dev.py test    # set up .venv (dev, train, openspiel, rllib extras); ruff, mypy, the suite
     python3 dev.py soak    # the slow soak tests (marked `slow`)
     python3 dev.py bench   # the speed benchmark table (--compare: against the peers)
 
@@ -22,6 +22,8 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / "python"
+#: what the test suite needs: the integrations' tests run too (OpenSpiel, RLlib)
+TEST_EXTRAS = "dev,train,openspiel,rllib"
 #: what ruff checks: the project's own code, never other files a user keeps in the clone
 LINTED = ["cardenvs", "agents", "experiments", "tests", "notebooks", "dev.py"]
 
@@ -56,7 +58,7 @@ def main(argv: list[str]) -> int:
         setup("dev")
         return run([PY, "-m", "agents.demo", *rest])
     if job == "test":
-        setup("dev,train")
+        setup(TEST_EXTRAS)
         # the project's own paths only: a user's scratch script in the clone stops nothing
         if run([PY, "-m", "ruff", "check", *LINTED]) != 0:
             return 1
@@ -64,7 +66,7 @@ def main(argv: list[str]) -> int:
             return 1
         return run([PY, "-m", "pytest", "-n", "2", "-q", *rest])
     if job == "soak":
-        setup("dev,train")
+        setup(TEST_EXTRAS)
         return run([PY, "-m", "pytest", "-m", "slow", "-q", *rest])
     if job == "bench":
         setup("dev,bench")

@@ -1,0 +1,483 @@
+"""Every cardenvs game as an RLlib multi-agent environment (Ray RLlib 2.60, new API stack).
+
+>>> from cardenvs.integrations import rllib
+>>> env = rllib.CardEnv({"env_name": "line_v0", "num_players": 3})
+>>> obs, infos = env.reset(seed=1)
+>>> sorted(next(iter(obs.values())))
+['action_mask', 'observations']
+
+Needs the optional ``ray`` package only for :class:`CardEnv`'s base class, the helpers
+that start Ray and :func:`ppo_config`; :func:`policy_to_numpy` needs ``torch``.  What it
+gives:
+
+* :class:`CardEnv`: a turn-based ``MultiAgentEnv`` from a config dict (``env_name``,
+  ``num_players``, the game's options, ``illegal_action``, ``opponents``).  Each
+  observation is ``{"observations": <float32 vector>, "action_mask": <float32 0/1>}``,
+  the keys RLlib's ``ActionMaskingTorchRLModule`` (``ray.rllib.examples.rl_modules.
+  classes.action_masking_rlm``) reads.  Only the seat to move gets an observation; the
+  other seats' rewards are handed to RLlib every step, which holds them until that
+  seat acts again; at the end every learner seat gets its last observation.
+* Illegal moves: RLlib's env pre-check (``check_multiagent_environments``, run by every
+  ``MultiAgentEnvRunner`` unless ``disable_env_checking``) steps an unmasked random
+  action.  The default ``illegal_action="terminate"`` ends the game with
+  ``illegal_reward`` to the offender (the cardenvs PettingZoo option), so the check
+  passes; ``"raise"`` gives ``IllegalActionError``, which RLlib reports as "does not
+  abide to the new gymnasium-style API".  A masked policy never plays one.
+* Frozen opponents: ``opponents=["greedy", "planner"]`` seats ladder agents
+  (``agents.make_agent(env_name, level).act(obs)``) that the environment plays itself,
+  at seats drawn anew each episode; only the other seats are RLlib agents.
+* :func:`register` (``register_env`` under ``"cardenvs"``), :func:`runtime_env` /
+  :func:`init_ray` (the remote-import fix below), :func:`ppo_config` (multi-agent PPO,
+  one shared action-masking policy), :func:`policy_to_numpy` (the trained policy as the
+  ``.npz`` that ``agents.make_agent(env, "policy:FILE.npz")`` plays without torch).
+
+Remote workers and a folder named ``cardenvs/``: Ray puts the driver's current
+directory first on every worker's ``sys.path``.  Launched from a folder that holds a
+directory ``cardenvs/`` without ``__init__.py`` (a clone of this repository, say), a
+worker imports that directory as an empty namespace package whenever ``cardenvs`` is
+installed in editable mode (setuptools' editable finder comes after the path search),
+and fails with ``module 'cardenvs' has no attribute 'make'`` or ``No module named
+'cardenvs.integrations'``.  :func:`runtime_env` ships the imported ``cardenvs`` (and
+``agents``) packages as ``py_modules``: a regular package found anywhere on the path
+wins over a namespace directory, and remote nodes get the same code as the driver.
+:func:`init_ray` passes it to ``ray.init``; when you call ``ray.init`` yourself, pass
+``runtime_env=rllib.runtime_env()``.
+"""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+import cardenvs
+from cardenvs.core.env import ILLEGAL_ACTION_MODES, CardGameEnv
+from cardenvs.core.game import OptionError
+
+try:
+    from ray.rllib.env.multi_agent_env import MultiAgentEnv
+    from ray.rllib.utils.typing import MultiAgentDict
+except ImportError as exc:  # pragma: no cover - exercised only without ray
+    raise ImportError(
+        "cardenvs.integrations.rllib needs Ray RLlib: pip install 'cardenvs[rllib]' "
+        "(ray[tune]==2.60.0, dm-tree, lz4, ormsgpack, torch)"
+    ) from exc
+
+__all__ = [
+    "DEFAULT_NAME",
+    "POLICY_ID",
+    "CardEnv",
+    "init_ray",
+    "make_env",
+    "policy_to_numpy",
+    "ppo_config",
+    "register",
+    "runtime_env",
+]
+
+#: the name :func:`register` gives the environment creator
+DEFAULT_NAME = "cardenvs"
+#: the module id of the shared policy in :func:`ppo_config`
+POLICY_ID = "shared"
+
+#: CardEnv's own config keys (everything else must be a game option)
+_ENV_KEYS = ("env_name", "num_players", "options", "illegal_action", "illegal_reward", "opponents",
+             "obs_scale", "torch_threads")
+
+
+class CardEnv(MultiAgentEnv):
+    """A cardenvs game as a turn-based RLlib ``MultiAgentEnv``.
+
+    ``config`` keys (all optional): ``env_name`` (default ``"line_v0"``), ``num_players``
+    (the game's default), ``options`` (a dict of game options; game options may also
+    be given as top-level keys), ``illegal_action`` (``"terminate"``, default, or
+    ``"raise"``), ``illegal_reward`` (-1.0), ``opponents`` (ladder levels the env plays
+    itself, e.g. ``["greedy"]``, or ``"policy:FILE.npz"`` with FILE readable on every
+    worker node; fewer than ``num_players``), ``obs_scale`` (``True``,
+    default: observations times ``cardenvs.core.wrappers.observation_scale(game)``,
+    about [-1, 1]; ``False``: raw; or an array of factors).  ``torch_threads`` is read by
+    :func:`make_env` only.
+
+    Agent ids are the PettingZoo ones (``player_0`` ...).  ``agents`` lists this
+    episode's learner seats; with opponents, which seats those are is drawn at each
+    ``reset`` from the env's generator (seeded by ``reset(seed=...)``).
+    """
+
+    metadata: dict[str, Any] = {"render_modes": []}
+
+    def __init__(self, config: Mapping[str, Any] | None = None) -> None:
+        super().__init__()
+        cfg = dict(config or {})
+        self.env_name: str = cfg.get("env_name", "line_v0")
+        game_cls = cardenvs.game_class(self.env_name)
+        unknown = [k for k in cfg if k not in _ENV_KEYS and k not in game_cls.OPTIONS]
+        if unknown:
+            raise OptionError(f"unknown CardEnv config keys {unknown}; use {list(_ENV_KEYS)} "
+                              f"or the options of {self.env_name}: {list(game_cls.OPTIONS)}")
+        options = {**dict(cfg.get("options") or {}),
+                   **{k: v for k, v in cfg.items() if k in game_cls.OPTIONS}}
+        illegal = cfg.get("illegal_action", "terminate")
+        if illegal not in ILLEGAL_ACTION_MODES:
+            raise OptionError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal!r}")
+        self.pz: CardGameEnv = cardenvs.env_module(self.env_name).raw_env(
+            num_players=cfg.get("num_players"), illegal_action=illegal,
+            illegal_reward=cfg.get("illegal_reward", -1.0), **options)
+        self.game = self.pz.game
+        self.options = options
+        n = self.game.num_players
+        self.opponent_levels: list[str] = list(cfg.get("opponents") or [])
+        if len(self.opponent_levels) >= n:
+            raise OptionError(f"{len(self.opponent_levels)} opponents leave no learner seat "
+                              f"at a {n}-player table")
+        self.obs_scale = _resolve_scale(cfg.get("obs_scale", True), self.game, self.env_name, options)
+        seats: list[str] = list(self.pz.possible_agents)
+        self._seats = seats
+        #: this episode's learner seats (``agents``, as plain strings)
+        self._learners: list[str] = seats[: n - len(self.opponent_levels)]
+        self.possible_agents = list(seats)
+        self.agents = list(self._learners)
+        self._agent_ids = set(seats)
+        box = self.pz.observation_space(seats[0])["observation"]
+        low, high = box.low, box.high
+        if self.obs_scale is not None:
+            low, high = low * self.obs_scale, high * self.obs_scale
+        space = gymnasium.spaces.Dict({
+            "observations": gymnasium.spaces.Box(low.astype(np.float32), high.astype(np.float32),
+                                                 box.shape, np.float32),
+            "action_mask": gymnasium.spaces.Box(0.0, 1.0, (self.game.num_actions,), np.float32),
+        })
+        obs_spaces: dict[str, gymnasium.Space[Any]] = {a: space for a in seats}
+        act_spaces: dict[str, gymnasium.Space[Any]] = {
+            a: gymnasium.spaces.Discrete(self.game.num_actions) for a in seats}
+        self.observation_spaces = {a: sp for a, sp in obs_spaces.items()}
+        self.action_spaces = {a: sp for a, sp in act_spaces.items()}
+        self.observation_space = gymnasium.spaces.Dict(obs_spaces)
+        self.action_space = gymnasium.spaces.Dict(act_spaces)
+        self._rng = np.random.default_rng()
+        self._opponents: dict[str, Any] = {}  # seat -> agent, this episode
+        self._opponent_agents: list[Any] = []  # one agent per level, reseeded each episode
+        self._pending: dict[str, float] = {}
+
+    # ------------------------------------------------------------------ API
+    # like RLlib's own MultiAgentEnv.reset: multi-agent dicts where gymnasium.Env.reset
+    # returns one agent's observation and info (the ignore is unused without ray installed,
+    # where MultiAgentEnv is Any)
+    def reset(  # type: ignore[override, unused-ignore]
+              self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[MultiAgentDict, MultiAgentDict]:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        for _ in range(100):  # re-deal the (rare) game that opponents finish alone
+            self.pz.reset(seed=int(self._rng.integers(2**31)), options=options)
+            self._seat_opponents()
+            self._pending = dict.fromkeys(self._learners, 0.0)
+            self._play_opponents()
+            if not self._over():
+                break
+            if options and options.get("state") is not None:
+                raise ValueError("the given state leaves no move to a learner seat")
+        else:  # pragma: no cover
+            raise RuntimeError("100 deals in a row ended before a learner seat moved")
+        self._pending = dict.fromkeys(self._learners, 0.0)
+        mover = self.pz.agent_selection
+        return {mover: self._observe(mover)}, {mover: {}}
+
+    # gymnasium.Env.step returns one agent's tuple; RLlib's MultiAgentEnv.step (overridden
+    # here with its own signature) returns multi-agent dicts (same ignore as reset)
+    def step(  # type: ignore[override, unused-ignore]
+        self, action_dict: MultiAgentDict
+    ) -> tuple[MultiAgentDict, MultiAgentDict, MultiAgentDict, MultiAgentDict, MultiAgentDict]:
+        mover = self.pz.agent_selection
+        if self._over() or mover not in action_dict:
+            raise ValueError(f"step() needs an action of the agent to move, {mover!r}; "
+                             f"got {list(action_dict)}")
+        self.pz.step(int(action_dict[mover]))
+        self._collect()
+        self._play_opponents()
+        rewards: MultiAgentDict = {a: r for a, r in self._pending.items()}
+        self._pending = dict.fromkeys(self._learners, 0.0)
+        if self._over():
+            term = any(self.pz.terminations.values())
+            obs: MultiAgentDict = {a: self._observe(a) for a in self._learners}
+            terminateds: MultiAgentDict = {a: term for a in self._learners}
+            truncateds: MultiAgentDict = {a: not term for a in self._learners}
+            terminateds["__all__"], truncateds["__all__"] = term, not term
+            infos: MultiAgentDict = {a: dict(self.pz.infos.get(a) or {}) for a in self._learners}
+            return obs, rewards, terminateds, truncateds, infos
+        nxt = self.pz.agent_selection
+        return ({nxt: self._observe(nxt)}, rewards, {"__all__": False}, {"__all__": False}, {nxt: {}})
+
+    # -------------------------------------------------------------- helpers
+    def _observe(self, agent: str) -> dict[str, np.ndarray]:
+        raw = self.pz.observe(agent)
+        x = raw["observation"]
+        if self.obs_scale is not None:
+            x = x * self.obs_scale
+        return {"observations": x.astype(np.float32, copy=False),
+                "action_mask": raw["action_mask"].astype(np.float32)}
+
+    def _over(self) -> bool:
+        return any(self.pz.terminations.values()) or any(self.pz.truncations.values())
+
+    def _collect(self) -> None:
+        for a in self._learners:
+            self._pending[a] += float(self.pz.rewards.get(a, 0.0))
+
+    def _seat_opponents(self) -> None:
+        k = len(self.opponent_levels)
+        if not k:
+            return
+        if not self._opponent_agents:
+            from agents import make_agent  # the ladder lives in the agents package
+
+            self._opponent_agents = [make_agent(self.env_name, lvl) for lvl in self.opponent_levels]
+        order = self._rng.permutation(len(self._seats))
+        opp = [self._seats[i] for i in sorted(order[:k])]
+        self._learners = [a for a in self._seats if a not in opp]
+        self.agents = list(self._learners)
+        for agent in self._opponent_agents:
+            agent.seed(int(self._rng.integers(2**31)))
+        self._opponents = dict(zip(opp, self._opponent_agents))
+
+    def _play_opponents(self) -> None:
+        while not self._over() and self.pz.agent_selection in self._opponents:
+            seat = self.pz.agent_selection
+            self.pz.step(int(self._opponents[seat].act(self.pz.observe(seat))))
+            self._collect()
+
+
+_SCALES: dict[str, np.ndarray] = {}
+
+
+def _resolve_scale(value: Any, game: Any, env_name: str, options: Mapping[str, Any]) -> np.ndarray | None:
+    if value is True:  # deterministic (seed 0), so computed once per table and process
+        from cardenvs.core.wrappers import observation_scale
+
+        key = repr((env_name, game.num_players, sorted(options.items())))
+        if key not in _SCALES:
+            _SCALES[key] = observation_scale(game)
+        return _SCALES[key].copy()
+    if value is False or value is None:
+        return None
+    scale = np.asarray(value, np.float32)
+    if scale.shape != (game.observation_size(),):
+        raise OptionError(f"obs_scale must have shape ({game.observation_size()},), got {scale.shape}")
+    return scale
+
+
+def make_env(config: Mapping[str, Any] | None = None) -> CardEnv:
+    """The environment creator :func:`register` gives RLlib (``config``: an ``EnvContext``).
+
+    Besides :class:`CardEnv`'s keys it reads ``torch_threads`` (default 1): the torch
+    thread count of the process building the env (an env runner), since several
+    2-thread torch processes on a few cores run many times slower than 1-thread ones;
+    ``None`` leaves it alone.
+    """
+    cfg = dict(config or {})
+    threads = cfg.pop("torch_threads", 1)
+    if threads is not None and "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(int(threads))
+    return CardEnv(cfg)
+
+
+def register(name: str = DEFAULT_NAME) -> str:
+    """Register :func:`make_env` with ``ray.tune.registry.register_env`` under ``name``.
+
+    Workers then build the env by name (``config.environment(name, env_config={...})``).
+    Returns ``name``.  Warns when Ray already runs without :func:`runtime_env` while the
+    current directory holds a ``cardenvs/`` or ``agents/`` folder that would shadow the
+    installed package on the workers.
+    """
+    import ray
+    from ray.tune.registry import register_env
+
+    if ray.is_initialized():
+        shadows = _shadowing_dirs(Path.cwd())
+        if shadows and not _ships_modules():
+            warnings.warn(
+                f"the current directory holds {', '.join(shadows)}: Ray workers (which run with this "
+                "directory first on sys.path) may import that folder instead of the installed "
+                "package; start Ray with cardenvs.integrations.rllib.init_ray() or "
+                "ray.init(runtime_env=cardenvs.integrations.rllib.runtime_env())", stacklevel=2)
+    register_env(name, make_env)
+    return name
+
+
+def _shadowing_dirs(where: Path) -> list[str]:
+    return [f"{p}/" for p in ("cardenvs", "agents")
+            if (where / p).is_dir() and not (where / p / "__init__.py").exists()]
+
+
+def _ships_modules() -> bool:
+    import ray
+
+    try:
+        env = ray.get_runtime_context().runtime_env
+    except Exception:  # pragma: no cover - defensive: old/odd Ray
+        return False
+    mods = [str(m) for m in (env.get("py_modules") or [])]
+    return bool(mods)
+
+
+def runtime_env(extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """A Ray ``runtime_env`` whose ``py_modules`` ship the imported ``cardenvs`` and ``agents``.
+
+    Workers then import these packages (uploaded once, about 8 MB with the shipped
+    policies) before anything in the launch directory, and nodes of a cluster need only
+    the dependencies (numpy, gymnasium, pettingzoo, ray, torch), not cardenvs itself.
+    ``env_vars`` sets ``OMP_NUM_THREADS=1`` unless given.  ``extra`` is merged in
+    (its ``py_modules`` are appended).
+    """
+    modules: list[str] = [str(Path(cardenvs.__file__).resolve().parent)]
+    try:
+        import agents
+
+        modules.append(str(Path(agents.__file__).resolve().parent))
+    except ImportError:  # pragma: no cover - agents is part of the distribution
+        pass
+    out: dict[str, Any] = dict(extra or {})
+    out["py_modules"] = modules + list(out.get("py_modules") or [])
+    out["excludes"] = list(out.get("excludes") or []) + ["__pycache__", "*.pyc"]
+    out["env_vars"] = {"OMP_NUM_THREADS": "1", **dict(out.get("env_vars") or {})}
+    return out
+
+
+def init_ray(address: str | None = None, num_cpus: int | None = None, **kwargs: Any) -> Any:
+    """``ray.init`` with :func:`runtime_env` (merged with any ``runtime_env`` given).
+
+    ``address=None`` starts a local Ray (``num_cpus`` caps it); an address (``"auto"``,
+    ``"127.0.0.1:6379"``, ``"ray://host:10001"``) joins a running cluster, where
+    ``num_cpus`` must stay ``None``.  The dashboard is off unless asked for.
+    """
+    import ray
+
+    kwargs["runtime_env"] = runtime_env(kwargs.get("runtime_env"))
+    kwargs.setdefault("include_dashboard", False)
+    if address is None and num_cpus is not None:
+        kwargs["num_cpus"] = num_cpus
+    elif address is not None:
+        kwargs.pop("include_dashboard")
+    return ray.init(address=address, **kwargs)
+
+
+def ppo_config(env_config: Mapping[str, Any], *, env: str = DEFAULT_NAME,
+               hiddens: tuple[int, ...] = (256, 256), activation: str = "tanh",
+               num_env_runners: int = 0, num_envs_per_env_runner: int = 1,
+               train_batch_size: int = 4000, minibatch_size: int = 256, num_epochs: int = 4,
+               lr: float = 3e-4, gamma: float = 0.995, entropy_coeff: float = 0.01,
+               seed: int | None = None) -> Any:
+    """A ``PPOConfig``: every learner seat maps to one shared action-masking policy (:data:`POLICY_ID`).
+
+    The policy is RLlib's ``ActionMaskingTorchRLModule`` (an MLP of ``hiddens`` with
+    ``activation``, separate critic, linear policy head), as :func:`policy_to_numpy`
+    exports it.  ``env`` is a name given to :func:`register` (or the class).
+    """
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+
+    model = {"fcnet_hiddens": list(hiddens), "fcnet_activation": activation,
+             "head_fcnet_hiddens": [], "vf_share_layers": False}
+    config = (
+        PPOConfig()
+        .environment(env, env_config=dict(env_config))
+        .env_runners(num_env_runners=num_env_runners, num_envs_per_env_runner=num_envs_per_env_runner,
+                     num_cpus_per_env_runner=1)
+        .multi_agent(policies={POLICY_ID}, policy_mapping_fn=_to_shared, policies_to_train=[POLICY_ID])
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={
+            POLICY_ID: RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config=model)}))
+        .training(train_batch_size_per_learner=train_batch_size, minibatch_size=minibatch_size,
+                  num_epochs=num_epochs, lr=lr, gamma=gamma, entropy_coeff=entropy_coeff)
+    )
+    if seed is not None:
+        config = config.debugging(seed=seed)
+    return config
+
+
+def _to_shared(agent_id: Any, episode: Any = None, **kwargs: Any) -> str:
+    """Policy mapping: every seat plays the shared policy."""
+    return POLICY_ID
+
+
+# ------------------------------------------------------------------ export
+_ACT_NAMES = {"Tanh": "tanh", "ReLU": "relu"}
+
+
+def policy_to_numpy(source: Any, *, module_id: str = POLICY_ID, env_config: Mapping[str, Any] | None = None,
+                    obs_scale: np.ndarray | None = None, meta: Mapping[str, Any] | None = None) -> Any:
+    """The policy branch of a trained RLlib PPO module as an ``agents.trained.NumpyPolicy``.
+
+    ``source``: an ``Algorithm`` (the structure of its env runners' ``module_id`` module,
+    the weights of its learner), a ``MultiRLModule`` (its ``module_id``) or a torch ``RLModule``
+    (``ActionMaskingTorchRLModule`` / ``DefaultPPOTorchRLModule`` with an MLP encoder and
+    a policy head of one activation, tanh or relu; no layer norm).  ``env_config``: the
+    ``CardEnv`` config trained on; its observation scale (unless ``obs_scale`` is given)
+    is stored with the policy, so the numpy policy reads raw observations, and
+    ``env_name`` / ``num_players`` go into the metadata.  Save with ``.save(path)``;
+    ``agents.make_agent(env_name, "policy:PATH")`` plays it.
+    """
+    import torch
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModule
+
+    from agents.trained import NumpyPolicy
+
+    if hasattr(source, "get_module"):  # an Algorithm: the module of its local (or first) env runner
+        module = source.get_module(module_id)
+    elif isinstance(source, MultiRLModule):
+        module = source[module_id]
+    else:
+        module = source
+    if module is None:
+        raise ValueError(f"no RLModule {module_id!r} in {source!r}")
+    encoder = module.encoder
+    actor = getattr(encoder, "actor_encoder", None) or getattr(encoder, "encoder", None)
+    if actor is None:
+        raise ValueError(f"cannot find the actor encoder of {type(module).__name__}")
+    linears: list[torch.nn.Linear] = []
+    acts: set[str] = set()
+    for part in (actor, module.pi):
+        for m in part.modules():
+            if isinstance(m, torch.nn.Linear):
+                linears.append(m)
+            elif type(m).__name__ in _ACT_NAMES:
+                acts.add(_ACT_NAMES[type(m).__name__])
+            elif isinstance(m, (torch.nn.LayerNorm, torch.nn.Dropout, torch.nn.Conv2d, torch.nn.LSTM)):
+                raise ValueError(f"policy_to_numpy exports plain MLPs only, found {type(m).__name__}")
+    if len(acts) > 1:
+        raise ValueError(f"the numpy policy has one activation; this module mixes {sorted(acts)} "
+                         "(set head_fcnet_activation like fcnet_activation or head_fcnet_hiddens=[])")
+    # an Algorithm's weights come from its learner (the source of truth), by parameter name
+    state: Mapping[str, Any] = {}
+    if hasattr(source, "learner_group") and source.learner_group is not None:
+        state = source.learner_group.get_weights([module_id]).get(module_id, {})
+    names = {id(m): name for name, m in module.named_modules()}
+
+    def param(m: torch.nn.Linear, attr: str) -> np.ndarray:
+        key = f"{names[id(m)]}.{attr}"
+        if key in state:
+            return np.asarray(state[key], np.float32)
+        value = getattr(m, attr)
+        if value is None:  # a bias-free layer
+            return np.zeros(m.out_features, np.float32)
+        return np.asarray(value.detach().cpu().numpy(), np.float32)
+
+    weights = [param(m, "weight") for m in linears]
+    biases = [param(m, "bias") for m in linears]
+    info: dict[str, Any] = {"source": "rllib", "rllib_module": type(module).__name__}
+    scale = obs_scale
+    if env_config is not None:
+        cfg = dict(env_config)
+        cfg.pop("torch_threads", None)
+        env = CardEnv({**cfg, "opponents": []})
+        info["env_name"], info["num_players"] = env.env_name, env.game.num_players
+        if scale is None:
+            scale = env.obs_scale
+    info.update(meta or {})
+    return NumpyPolicy(weights, biases, acts.pop() if acts else "tanh", info, scale)
+
