@@ -436,7 +436,7 @@ for level in ["random", "greedy"]:
     print(f"trained policy vs {level:7}: {score / len(results):.0%} of {len(results)} games")
 """),
         md("""
-And one game through the PettingZoo loop with `agents.play_game`, the last moves shown:
+And one whole game with `agents.play_game` (the library's play loop), the last moves shown:
 """),
         code("""
 result = agents.play_game(ENV, [bot, agents.make_agent(ENV, "random", seed=5)], seed=5)
@@ -619,20 +619,22 @@ print("winner:", " and ".join(n for n, r in zip(names, returns) if r == max(retu
 ## The coach as a commentator: Line
 
 `Coach.comment(obs, action)` says whether the coach agrees with a move actually played,
-and if not what it would do and why. `agents.play_game` calls `on_move(seat, text, env)`
-before each move, which is a convenient hook; here two greedy players meet and the coach
-comments on `player_0`'s first moves.
+and if not what it would do and why. `agents.play_game` calls `on_move(turn)` before each
+move, with the seat, the chosen action, and the player's View and legal moves (what the
+agent was given); `Coach.comment_view` comments from exactly that. Here a greedy player
+meets a planner and the coach comments on `player_0`'s first moves.
 """),
         code("""
 LINE = "line_v0"
 line_coach = agents.Coach(LINE)
+line_game = cardenvs.game_class(LINE)(2)
 comments = []
 
 
-def on_move(seat, text, env):
-    if seat == 0 and len(comments) < SHOW_TURNS:
-        obs = env.observe(env.possible_agents[0])
-        comments.append(f"{text:28} {line_coach.comment(obs, env.str_to_action(text))}")
+def on_move(turn):
+    if turn.seat == 0 and len(comments) < SHOW_TURNS:
+        text = line_game.action_to_str(turn.action)
+        comments.append(f"{text:28} {line_coach.comment_view(line_game, turn.view, turn.legal, turn.action)}")
 
 
 players = [agents.make_agent(LINE, "greedy", seed=1, name="Ada"),

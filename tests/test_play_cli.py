@@ -129,13 +129,19 @@ def test_help_hint_board(env_name: str) -> None:
     replies = answers(text)
     assert len(replies) == 5
     assert "commands:" in replies[0] and "hint" in replies[0] and "quit" in replies[0]
-    hint_lines = [line for line in replies[1].splitlines() if line.strip()]
+    lines = [line for line in replies[1].splitlines() if line.strip()]
+    hint_lines = [line for line in lines if not line.strip().startswith("equally good:")]
     assert 1 <= len(hint_lines) <= 5
     for line in hint_lines:
         move = line.split("] ", 1)[1].split("  (")[0]
         assert move in moves, f"hint {move!r} is not a listed legal move"
         number = int(line.split("[", 1)[1].split("]")[0])
         assert moves[number - 1] == move, "the hint gives the move's number in the list"
+    for line in lines:  # equal moves are shown together, each with its number
+        if line.strip().startswith("equally good:"):
+            for part in line.split(":", 1)[1].split(", "):
+                number, move = part.strip()[1:].split("] ")
+                assert moves[int(number) - 1] == move
     # board prints the table and the numbered moves again
     assert moves[-1] in replies[2]
     assert replies[2].count(moves[0]) >= 1
