@@ -75,7 +75,8 @@ def test_sampling_draws_legal_actions_with_the_dense_probabilities() -> None:
     with torch.no_grad():
         acts, values, log_probs = sparse(obs.repeat(n, 1), action_masks=np.repeat(masks, n, axis=0))
         probs = dense.get_distribution(obs, masks).distribution.probs[0].numpy()
-        _, lp_ref, _ = dense.evaluate_actions(obs.repeat(n, 1), acts, action_masks=np.repeat(masks, n, axis=0))
+        rep_masks = np.repeat(masks, n, axis=0)
+        _, lp_ref, _ = dense.evaluate_actions(obs.repeat(n, 1), acts, action_masks=rep_masks)
     assert masks[0, acts.numpy()].all()
     torch.testing.assert_close(log_probs, lp_ref, atol=1e-5, rtol=1e-5)
     freq = np.bincount(acts.numpy(), minlength=N_ACT) / n
@@ -106,7 +107,8 @@ def test_fast_kwargs_train_maskable_ppo_reproducibly() -> None:
     m1, p1 = run()
     _, p2 = run()
     assert isinstance(m1.policy, SparseMaskablePolicy)
-    assert isinstance(m1.rollout_buffer, BoolMaskRolloutBuffer) and m1.rollout_buffer.action_masks.dtype == bool
+    assert isinstance(m1.rollout_buffer, BoolMaskRolloutBuffer)
+    assert m1.rollout_buffer.action_masks.dtype == bool
     assert m1.num_timesteps >= 256
     for a, b in zip(p1, p2):
         torch.testing.assert_close(a, b, atol=0, rtol=0)

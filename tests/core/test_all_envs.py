@@ -140,7 +140,7 @@ def test_observations_stay_inside_their_box_for_extreme_options(name: str) -> No
             space = env.observation_space(env.possible_agents[0])
             for g in range(2):
                 env.reset(seed=g)
-                for step, agent in enumerate(env.agent_iter(max_iter=400)):
+                for step, _agent in enumerate(env.agent_iter(max_iter=400)):
                     obs, _r, term, trunc, _i = env.last()
                     assert space.contains(obs), (name, opts, n, step)
                     legal = np.flatnonzero(obs["action_mask"])
