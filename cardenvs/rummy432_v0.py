@@ -52,9 +52,19 @@ the bottom grouped by rank, the others across the top with the discards they too
 
 Float32, the same size (514) for every option and seat count.  Seat-relative slots:
 slot 0 is the viewer, slot 1 the next seat, …; slots of absent seats stay 0.  Counts and
-options are raw numbers.  `Rummy432Game.decode(obs)` returns the viewer's full
-`Rummy432View` (`encode(decode(o)) == o`).  Nothing of opponents' hands beyond the
-cards they took from the discard (`known`), and nothing of the pile's order, is shown.
+options are raw numbers.  `Rummy432Game.decode(obs)` (the vector, or the dict
+`env.last()` gives) returns the viewer's full `Rummy432View` (`encode(decode(o)) == o`;
+`view.options` rebuilds the table).  Nothing of opponents' hands beyond the cards they
+took from the discard (`known`), and nothing of the pile's order, is shown.
+
+The `Box` is per entry (`game.observation_bounds()`) and tight under the options: every
+entry is at least 0, and its high is its largest value at this table: the option entries
+their value, `my_seat` `n - 1`, `round` `n * (rounds_to_win - 1) + 1`, `turn`
+`max_turns_per_round`, `run_outs` `run_out_limit` (`max_turns_per_round` when None),
+`pile_size` `52 - n * hand_size - 1`, `scores` `rounds_to_win`, `hand_sizes`
+`hand_size + 1`; and 1 where that largest value is 0 (slots of absent seats, the other
+packs, `run_out_limit` None), so no entry has `low == high`.  Every observation of every
+loadable state lies inside.
 
 | field | start | size | description |
 |---|---|---|---|
@@ -145,7 +155,18 @@ number, default 1) and `turn` (turns completed in this round, default 0); and
 `options.max_turns_per_round` (only written when not 1000).  `last_turns_left` lists
 the seats still owed a last turn, the seat whose last turn is in progress first.  When
 the game is over `phase` is `"over"`, `current` is null, and the rest shows the last
-round as it was judged.
+round as it was judged.  The position format, with a worked example, is in
+`docs/rules/rummy432.md`.
+
+`reset(options={"state": ...})` takes the object or its JSON text and refuses, with an
+`InvalidStateError` saying what is allowed, any inconsistent position: every count and
+seat is an int (not a bool or float); `turn` is below `max_turns_per_round` (at most it
+once the game is over); `run_outs` is below `run_out_limit` (at most it when over), with
+no limit below `max_turns_per_round` (at most one per turn; at most the cap when over),
+and never above `turn`; `round` is at most `sum(scores) + 1` while the game runs (every
+round gives at least one point) and at most `sum(scores) - (seats at rounds_to_win) + 1`
+once it is over.  `round` and `turn` may be left out: they then read as 1 and 0 and are
+not checked against the scores or `run_outs`.
 
 ## Version history
 

@@ -40,32 +40,42 @@ from typing import Any
 
 import numpy as np
 
-from cardenvs.rummy432.rules import (
+from cardenvs.core.cards import card_str
+from cardenvs.core.game import Game
+from cardenvs.rummy432.rules import Rummy432Game
+from cardenvs.rummy432.state import (
     DRAW,
     FINISH0,
+    GROUP,
     GROUP_SIZES,
+    GROUPED,
+    NEXT_GROUP,
+    OVER,
     RANK_VALUES,
     TAKE,
+    THROW,
     THROW0,
-    Rummy432Game,
     Rummy432View,
     State,
+    hand_values,
+    is_complete,
+    rank_counts,
+    shape_of,
 )
 
-from ..policy import Knowledge
+from ..policy import GameAgents, Knowledge
 
 # --------------------------------------------------------------------- rank tables
-#: pack -> count -> size of the group a rank with that many cards forms (0 = none)
-_GROUP = {p: tuple(max([s for s in sz if s <= c], default=0) for c in range(6)) for p, sz in GROUP_SIZES.items()}
-#: pack -> count -> smallest allowed group size above the count (0 = none)
-_NEXT = {p: tuple(min([s for s in sz if s > c], default=0) for c in range(6)) for p, sz in GROUP_SIZES.items()}
-#: pack -> count -> whether that count is fully grouped (0 included)
-_OK = {p: tuple(c == 0 or c in sz for c in range(6)) for p, sz in GROUP_SIZES.items()}
+# The rules' tables (cardenvs.rummy432.state): GROUP[pack][count] is the size of the
+# group a rank with that many cards forms (0 = none), NEXT_GROUP[pack][count] the
+# smallest allowed group size above the count (0 = none), GROUPED[pack][count] whether
+# that count is fully grouped (0 included).
 #: greedy potential of a rank by count: grouped cards + loose cards times the share of
 #: the next group they already reach
 _GREEDY_POT = {
     p: tuple(
-        _GROUP[p][c] + (c - _GROUP[p][c]) * (c / _NEXT[p][c] if _NEXT[p][c] else 0.0) for c in range(6)
+        GROUP[p][c] + (c - GROUP[p][c]) * (c / NEXT_GROUP[p][c] if NEXT_GROUP[p][c] else 0.0)
+        for c in range(6)
     )
     for p in GROUP_SIZES
 }
@@ -88,51 +98,13 @@ W_FEED = 0.25  # throwing a rank the next player visibly collects
 W_KNOWN = 0.01  # throwing a card you took earlier hides your plans
 W_FINISH = 3.0  # finishing now
 W_KEEP_HIGH = 0.05  # keep high singles: high pairs win the frequent ties of equal shapes
-CONDITION = True  # search: condition sampled opponents' hands on having kept their groups
 G_VALUE_TIE = 0.001  # greedy: among equally loose cards, throw the higher value (it counts against)
 W_OUTS = 1.0  # share of unseen cards that let the hand finish next turn
-INFER = True  # search, 2 players: sample the opponent's hand from what it was seen to do
 W_PASSED = 0.15  # weight of a rank the opponent drew rather than take
 W_THREW = 0.3  # weight of a rank the opponent threw
-FORCE_PARTNER = True  # a rank the opponent took one card of comes with a hidden partner
-NO_SEARCH_FINISH = True  # when a finish is legal, finish as the planner does (measured: searching it lost races)
 INFER_SWAPS = 0.5  # conditioning swaps on top of the inferred deal (more makes its hand too good)
 LIK_SAMPLES = 6  # opponent hands drawn per sampled world, one kept by how well it explains its last throw
 LIK_BETA = 6.0  # sharpness of that likelihood (planner score units)
-
-
-def _fmt(c: int) -> str:
-    ranks = "A23456789TJQK"
-    return ranks[c >> 2] + "cdhs"[c & 3]
-
-
-def _counts(cards: Any) -> list[int]:
-    cnt = [0] * 13
-    for c in cards:
-        cnt[c >> 2] += 1
-    return cnt
-
-
-def _shape(cnt: list[int], pack: str) -> tuple[int, ...]:
-    g = _GROUP[pack]
-    return tuple(sorted((g[c] for c in cnt if g[c]), reverse=True))
-
-
-def _complete(cnt: list[int], pack: str) -> bool:
-    ok = _OK[pack]
-    return all(ok[c] for c in cnt)
-
-
-def _value(cnt: list[int], pack: str) -> tuple[int, int]:
-    """(grouped value, loose value) of a hand's counts."""
-    g = _GROUP[pack]
-    gv = lv = 0
-    for r in range(13):
-        c = cnt[r]
-        if c:
-            gv += g[c] * RANK_VALUES[r]
-            lv += (c - g[c]) * RANK_VALUES[r]
-    return gv, lv
 
 
 def _shape_key(shape: tuple[int, ...]) -> float:
@@ -147,9 +119,9 @@ def _shape_key(shape: tuple[int, ...]) -> float:
 
 def _final_score(cnt: list[int], pack: str) -> float:
     """The final judgement of a hand as one number (complete > shape > value)."""
-    gv, lv = _value(cnt, pack)
-    if _complete(cnt, pack):
-        return 100.0 + 10.0 * _shape_key(_shape(cnt, pack)) + gv / 200.0
+    gv, lv = hand_values(cnt, pack)
+    if is_complete(cnt, pack):
+        return 100.0 + 10.0 * _shape_key(shape_of(cnt, pack)) + gv / 200.0
     return (gv - lv) / 200.0
 
 
@@ -184,7 +156,6 @@ class _Ctx:
     __slots__ = (
         "view",
         "pack",
-        "hs",
         "cnt",
         "buried",
         "held",
@@ -201,10 +172,9 @@ class _Ctx:
     def __init__(self, view: Rummy432View) -> None:
         self.view = view
         pack = self.pack = view.pack
-        self.hs = view.hand_size
         n = view.num_players
         me = view.seat
-        self.cnt = _counts(view.hand)
+        self.cnt = rank_counts(view.hand)
         buried = [0] * 13
         for c in view.discard:
             if c != view.discard_top or view.phase != "pick":
@@ -217,7 +187,10 @@ class _Ctx:
                     held[c >> 2] += 1
         self.held = held
         top = view.discard_top if view.phase == "pick" else -1
-        unseen = [4 - self.cnt[r] - buried[r] - held[r] - (1 if top >= 0 and top >> 2 == r else 0) for r in range(13)]
+        unseen = [
+            4 - self.cnt[r] - buried[r] - held[r] - (1 if top >= 0 and top >> 2 == r else 0)
+            for r in range(13)
+        ]
         limit = view.run_out_limit
         reshuffles = 99 if limit is None else max(0, limit - view.run_outs - 1)
         # buried cards come back at the next reshuffle, if there is one and it is near
@@ -235,7 +208,7 @@ class _Ctx:
         # the seat that can take what I throw next
         if view.finished_by >= 0:
             left = view.last_turns_left
-            self.next_seat = left[1] if len(left) > 1 else (-1 if view.current == me else -1)
+            self.next_seat = left[1] if len(left) > 1 else -1
         else:
             self.next_seat = (me + 1) % n
         nc = [0] * 13
@@ -259,7 +232,7 @@ class _Ctx:
     def _rank_terms(self, r: int) -> tuple[float, ...]:
         """Planner potential of holding 0..5 cards of rank ``r``."""
         pack = self.pack
-        g_of, nxt_of, shape = _GROUP[pack], _NEXT[pack], _SHAPE[pack]
+        g_of, nxt_of, shape = GROUP[pack], NEXT_GROUP[pack], _SHAPE[pack]
         v = RANK_VALUES[r]
         live = self.live[r]
         p = live / self.unseen
@@ -283,7 +256,7 @@ class _Ctx:
 
     def outs(self, cnt: list[int]) -> float:
         """Share of the unseen cards that would let a hand of ``hand_size`` cards finish next turn."""
-        ok = _OK[self.pack]
+        ok = GROUPED[self.pack]
         live = self.live
         bads = [r for r in range(13) if not ok[cnt[r]]]
         if len(bads) > 2:
@@ -350,7 +323,9 @@ class Rummy432Knowledge(Knowledge):
         self._memory: dict[int, _Memory] = {}
 
     # ------------------------------------------------------------------- scores
-    def scores(self, game: Rummy432Game, view: Rummy432View, legal: list[int], level: int) -> np.ndarray:
+    def scores(self, game: Game[Any, Any], view: Rummy432View, legal: list[int], level: int) -> np.ndarray:
+        """Greedy scores at level 1, the planner's at level 2 (which also remembers, with
+        two players, what this view tells of the opponent's play)."""
         if level <= 1:
             return self._greedy(view, legal)
         self._root_round = view.round
@@ -402,11 +377,11 @@ class Rummy432Knowledge(Knowledge):
     # greedy ------------------------------------------------------------------
     def _greedy(self, view: Rummy432View, legal: list[int]) -> np.ndarray:
         pack = view.pack
-        cnt = _counts(view.hand)
+        cnt = rank_counts(view.hand)
         out = np.zeros(len(legal))
         if view.phase == "pick":
             top = view.discard_top
-            g = _GROUP[pack]
+            g = GROUP[pack]
             joins = top >= 0 and cnt[top >> 2] > 0 and g[cnt[top >> 2] + 1] > g[cnt[top >> 2]]
             for i, a in enumerate(legal):
                 out[i] = (1.0 if joins else -1.0) if a == TAKE else 0.0
@@ -417,7 +392,7 @@ class Rummy432Knowledge(Knowledge):
             card = a - (FINISH0 if fin else THROW0)
             r = card >> 2
             c = cnt[r]
-            harm = pot[c] - pot[c - 1] - getattr(self, "g_tie", G_VALUE_TIE) * RANK_VALUES[r]
+            harm = pot[c] - pot[c - 1] - G_VALUE_TIE * RANK_VALUES[r]
             out[i] = -harm + (10.0 if fin else 0.0)
         return out
 
@@ -431,7 +406,7 @@ class Rummy432Knowledge(Knowledge):
             # take what makes or grows a group, else draw (measured: weighing the take
             # against the expected draw did worse); a dead rank is not worth showing
             top = view.discard_top
-            g = _GROUP[ctx.pack]
+            g = GROUP[ctx.pack]
             c = ctx.cnt[top >> 2] if top >= 0 else 0
             joins = c > 0 and g[c + 1] > g[c]
             gain = ctx.terms[top >> 2][c + 1] - ctx.terms[top >> 2][c] if top >= 0 else 0.0
@@ -473,8 +448,8 @@ class Rummy432Knowledge(Knowledge):
         val = terms[r][c - 1] - terms[r][c]
         if fin:
             cnt[r] -= 1
-            gv, _ = _value(cnt, ctx.pack)
-            val += W_FINISH + _shape_key(_shape(cnt, ctx.pack)) * 0.5 + gv * 0.002
+            gv, _ = hand_values(cnt, ctx.pack)
+            val += W_FINISH + _shape_key(shape_of(cnt, ctx.pack)) * 0.5 + gv * 0.002
             cnt[r] += 1
         if ctx.next_collects[r]:
             val -= W_FEED * (0.6 + 0.4 * ctx.next_collects[r])
@@ -518,7 +493,8 @@ class Rummy432Knowledge(Knowledge):
         return out
 
     # ------------------------------------------------------------------- reason
-    def reason(self, game: Rummy432Game, view: Rummy432View, action: int) -> str:
+    def reason(self, game: Game[Any, Any], view: Rummy432View, action: int) -> str:
+        """Why ``action`` is played in ``view``, in words a player understands (the coach)."""
         ctx = _Ctx(view)
         pack = ctx.pack
         cnt = ctx.cnt
@@ -529,10 +505,10 @@ class Rummy432Knowledge(Knowledge):
         fin = action >= FINISH0
         card = action - (FINISH0 if fin else THROW0)
         r = card >> 2
-        name = _fmt(card)
+        name = card_str(card)
         cnt[r] -= 1
-        kept_complete = _complete(cnt, pack)
-        shape = _shape(cnt, pack)
+        kept_complete = is_complete(cnt, pack)
+        shape = shape_of(cnt, pack)
         cnt[r] += 1
         if fin or (kept_complete and ctx.final):
             txt = "+".join(str(s) for s in shape)
@@ -540,8 +516,6 @@ class Rummy432Knowledge(Knowledge):
             if ctx.final:
                 return f"{head}: your last turn, and every card you keep is in a group ({txt})"
             return f"{head}: every other card is in a group ({txt}); the others get one last turn"
-        c = cnt[r]
-        g = _GROUP[pack]
         extra = ""
         if card in view.known[view.seat]:
             extra = "; it was the card you took, so throwing it hides what you collect"
@@ -550,27 +524,45 @@ class Rummy432Knowledge(Knowledge):
         if kept_complete:
             return f"throw {name}: the cards you keep are all in groups, but you wait to improve them{extra}"
         if ctx.final:
-            best, best_card = -1e9, card
-            for x in view.hand:
-                if x != view.taken:
-                    cnt[x >> 2] -= 1
-                    sc = _final_score(cnt, pack)
-                    cnt[x >> 2] += 1
-                    if sc > best + 1e-9:
-                        best, best_card = sc, x
-            cnt[r] -= 1
-            mine = _final_score(cnt, pack)
-            cnt[r] += 1
-            if best >= 100.0:
-                return f"throw {name}: your last turn, and throwing {_fmt(best_card)} instead would complete your hand"
-            if mine >= best - 1e-9:
-                return f"throw {name}: your last turn and no throw completes your hand; this keeps the most value{extra}"
-            return f"throw {name}: your last turn; throwing {_fmt(best_card)} would keep more value{extra}"
+            return self._reason_last_throw(ctx, card, extra)
+        return self._reason_throw(ctx, card, extra)
+
+    def _reason_last_throw(self, ctx: _Ctx, card: int, extra: str) -> str:
+        """A throw on the player's last turn that keeps an incomplete hand."""
+        view, cnt, pack, name = ctx.view, ctx.cnt, ctx.pack, card_str(card)
+        best, best_card = -1e9, card
+        for x in view.hand:
+            if x != view.taken:
+                cnt[x >> 2] -= 1
+                sc = _final_score(cnt, pack)
+                cnt[x >> 2] += 1
+                if sc > best + 1e-9:
+                    best, best_card = sc, x
+        cnt[card >> 2] -= 1
+        mine = _final_score(cnt, pack)
+        cnt[card >> 2] += 1
+        if best >= 100.0:
+            return (
+                f"throw {name}: your last turn, and throwing {card_str(best_card)} "
+                "instead would complete your hand"
+            )
+        if mine >= best - 1e-9:
+            return (
+                f"throw {name}: your last turn and no throw completes your hand; "
+                f"this keeps the most value{extra}"
+            )
+        return f"throw {name}: your last turn; throwing {card_str(best_card)} would keep more value{extra}"
+
+    def _reason_throw(self, ctx: _Ctx, card: int, extra: str) -> str:
+        """A throw that keeps an incomplete hand, before the player's last turn."""
+        r, name, pack = card >> 2, card_str(card), ctx.pack
+        c = ctx.cnt[r]
+        g = GROUP[pack]
         if g[c - 1] < g[c]:
             what = _GROUP_NAME.get(g[c], f"a group of {g[c]}")
             return f"throw {name}: breaks {what} of {_plural(r)}, a costly throw{extra}"
         live = ctx.live_count(r)
-        need = _NEXT[pack][c] - c if _NEXT[pack][c] else 0
+        need = NEXT_GROUP[pack][c] - c if NEXT_GROUP[pack][c] else 0
         if c - g[c] > 0 and (need == 0 or live < need):
             why = []
             if ctx.buried[r]:
@@ -598,18 +590,24 @@ class Rummy432Knowledge(Knowledge):
             return "draw: there is no face-up card to take"
         r = top >> 2
         c = ctx.cnt[r]
-        g = _GROUP[ctx.pack]
+        g = GROUP[ctx.pack]
         if c == 0:
-            return f"draw: the face-up {_fmt(top)} joins none of your ranks; a blind draw keeps your plans hidden"
-        if g[c + 1] <= g[c]:
-            if _NEXT[ctx.pack][c] == 0 or g[c + 1] == g[c] == _GROUP[ctx.pack][4]:
-                return f"draw: one more {_RANK_ONE[r]} would be loose, the face-up {_fmt(top)} doesn't help"
             return (
-                f"draw: {_fmt(top)} brings {_plural(r)} closer but makes no group yet, "
+                f"draw: the face-up {card_str(top)} joins none of your ranks; "
+                "a blind draw keeps your plans hidden"
+            )
+        if g[c + 1] <= g[c]:
+            if NEXT_GROUP[ctx.pack][c] == 0 or g[c + 1] == g[c] == g[4]:
+                return (
+                    f"draw: one more {_RANK_ONE[r]} would be loose, "
+                    f"the face-up {card_str(top)} doesn't help"
+                )
+            return (
+                f"draw: {card_str(top)} brings {_plural(r)} closer but makes no group yet, "
                 "and taking it shows what you collect"
             )
         return (
-            f"draw: hides your plans, but taking {_fmt(top)} would make "
+            f"draw: hides your plans, but taking {card_str(top)} would make "
             f"{_GROUP_NAME.get(g[c + 1], 'a group')} of {_plural(r)}, a sure step"
         )
 
@@ -618,15 +616,15 @@ class Rummy432Knowledge(Knowledge):
         top = view.discard_top
         if top < 0:
             return "take: the only move"
-        name = _fmt(top)
+        name = card_str(top)
         r = top >> 2
         cnt = ctx.cnt
         c = cnt[r]
         pack = ctx.pack
-        g = _GROUP[pack]
+        g = GROUP[pack]
         cnt[r] += 1
         can_finish = False
-        ok = _OK[pack]
+        ok = GROUPED[pack]
         for s in range(13):
             if cnt[s] and not (s == r and cnt[s] == 1):
                 cnt[s] -= 1
@@ -647,7 +645,7 @@ class Rummy432Knowledge(Knowledge):
         return f"take {name}: a new rank; it shows what you collect and joins nothing{tail}"
 
     # ------------------------------------------------------------------ sampling
-    def sample_state(self, game: Rummy432Game, view: Rummy432View, rng: np.random.Generator) -> State:
+    def sample_state(self, game: Game[Any, Any], view: Rummy432View, rng: np.random.Generator) -> State:
         """A state consistent with ``view`` whose opponent hand follows what was seen of it.
 
         With two players the opponent's hidden cards are re-dealt from the unseen cards
@@ -656,34 +654,48 @@ class Rummy432Knowledge(Knowledge):
         and a rank it took a single card of comes with a hidden partner (it takes what
         joins a group).  Everything comes from the player's own observations.
         """
+        game = _rules(game)
         state = game.sample_state(view, rng)
-        if view.num_players != 2 or not INFER or view.phase == "over":
+        if view.num_players != 2 or view.phase == "over":
             return state
         opp = 1 - view.seat
         known = state.known[opp]
-        hand = state.hands[opp]
-        hidden = [c for c in hand if c not in known]
-        k = len(hidden)
-        if k == 0:
+        hidden = [c for c in state.hands[opp] if c not in known]
+        if not hidden:
             return state
-        pool = hidden + state.pile
-        w = np.ones(len(pool))
         m = self._memory.get(view.seat)
-        if m is not None and m.round == view.round:
-            collects = {c >> 2 for c in known}  # a rank it took since: the evidence is stale
-            for i, c in enumerate(pool):
-                r = c >> 2
-                if r in collects:
-                    continue
-                if r in m.passed:
-                    w[i] *= W_PASSED
-                if r in m.threw:
-                    w[i] *= W_THREW
-        logw = np.log(w)
-        forced_ranks = [r for r, c in enumerate(_counts(known)) if c == 1] if FORCE_PARTNER else []
-        y = m.opp_throw if m is not None and m.round == view.round else -1
+        if m is not None and m.round != view.round:
+            m = None  # what it saw is of an earlier round
+        pool = hidden + state.pile
+        new_hand, new_pile = self._redeal_opponent(game, state, view.seat, pool, len(hidden), m, rng)
+        state.hands[opp] = new_hand
+        state.counts[opp] = rank_counts(new_hand)
+        state.pile = new_pile
+        swaps = int(INFER_SWAPS) + int(rng.random() < INFER_SWAPS - int(INFER_SWAPS))
+        if swaps:
+            _condition_opponents(game, state, view.seat, swaps)
+        if state.finished_by != opp and is_complete(state.counts[opp], game.pack):
+            _break_hand(state, opp)  # it would have finished: its hand is incomplete
+        return state
+
+    def _redeal_opponent(
+        self,
+        game: Rummy432Game,
+        state: State,
+        me: int,
+        pool: list[int],
+        k: int,
+        m: _Memory | None,
+        rng: np.random.Generator,
+    ) -> tuple[list[int], list[int]]:
+        """``(hand, pile)``: the opponent's known cards plus ``k`` of ``pool`` drawn by what
+        ``m`` saw of its play, the best of a few draws at explaining its last throw."""
+        known = state.known[1 - me]
+        logw = np.log(_pool_weights(pool, known, m))
+        forced_ranks = [r for r, c in enumerate(rank_counts(known)) if c == 1]
+        y = m.opp_throw if m is not None else -1
         tries = LIK_SAMPLES if y >= 0 and LIK_SAMPLES > 1 else 1
-        best: list[Any] = []
+        deals: list[tuple[list[int], list[int]]] = []
         liks = np.zeros(tries)
         for t in range(tries):
             keys = logw + rng.gumbel(size=len(pool))
@@ -696,24 +708,14 @@ class Rummy432Knowledge(Knowledge):
                         forced += 1
             take = set(np.argsort(-keys, kind="stable")[:k].tolist())
             new_hand = list(known) + [pool[i] for i in sorted(take)]
-            new_pile = [pool[i] for i in range(len(pool)) if i not in take]
-            best.append((new_hand, new_pile))
+            deals.append((new_hand, [pool[i] for i in range(len(pool)) if i not in take]))
             if tries > 1:
-                liks[t] = self._throw_likelihood(game, state, view.seat, new_hand, y, m.opp_took if m else -1)
+                liks[t] = self._throw_likelihood(game, state, me, new_hand, y, m.opp_took if m else -1)
         pick = 0
         if tries > 1:
             tot = liks.sum()
             pick = int(rng.choice(tries, p=liks / tot)) if tot > 0 else int(rng.integers(tries))
-        new_hand, new_pile = best[pick]
-        state.hands[opp] = new_hand
-        state.counts[opp] = _counts(new_hand)
-        state.pile = new_pile
-        swaps = int(INFER_SWAPS) + int(rng.random() < INFER_SWAPS - int(INFER_SWAPS))
-        if CONDITION and swaps:
-            _condition_opponents(game, state, view.seat, swaps)
-        if state.finished_by != opp and _complete(state.counts[opp], game.pack):
-            _break_hand(state, opp)  # it would have finished: its hand is incomplete
-        return state
+        return deals[pick]
 
     def _throw_likelihood(self, game: Rummy432Game, state: State, me: int, hand: list[int], y: int,
                           took: int) -> float:
@@ -721,18 +723,16 @@ class Rummy432Knowledge(Knowledge):
         opp = 1 - me
         s2 = state.clone()
         s2.hands[opp] = hand + [y]
-        s2.counts[opp] = _counts(s2.hands[opp])
         if y in s2.discard:
             s2.discard.remove(y)
         elif y in s2.hands[me]:
             s2.hands[me].remove(y)
-            s2.counts[me][y >> 2] -= 1
             if y in s2.known[me]:
                 s2.known[me].remove(y)
-        s2.phase = 1
+        s2.phase = THROW
         s2.current = opp
         s2.taken = took if took in hand else -1
-        s2.legal = None
+        s2.refresh()
         legal = game.legal_actions(s2)
         if len(legal) <= 1:
             return 1.0
@@ -743,13 +743,15 @@ class Rummy432Knowledge(Knowledge):
         return float(hit / sc.sum())
 
     # ------------------------------------------------------------------ rollouts
-    def search_here(self, game: Rummy432Game, view: Rummy432View, legal: list[int], prior: np.ndarray) -> bool:
+    def search_here(
+        self, game: Game[Any, Any], view: Rummy432View, legal: list[int], prior: np.ndarray
+    ) -> bool:
         """The expert searches which card to throw; the pick (take or draw), a turn where
         it can finish (it finishes, as the planner does) and the exact last turn of a
         round are left to the planner (measured: searching the pick did not beat the
         planner's rule, and searching whether to finish lost races, most of all against
         greedy)."""
-        if NO_SEARCH_FINISH and any(a >= FINISH0 for a in legal):
+        if any(a >= FINISH0 for a in legal):
             return False
         return view.phase == "throw" and view.finished_by < 0 and not (
             view.taken < 0
@@ -758,12 +760,13 @@ class Rummy432Knowledge(Knowledge):
             and view.run_outs + 1 >= view.run_out_limit
         )
 
-    def rollout_action(self, game: Rummy432Game, state: State, rng: np.random.Generator) -> int:
+    def rollout_action(self, game: Game[Any, Any], state: State, rng: np.random.Generator) -> int:
         """The planner's move on the mover's own view of the (sampled) state.
 
         Greedy rollouts mis-judged throws (every seat in them played unlike the real
         players); the planner only reads the mover's view, so the rollouts stay honest.
         """
+        game = _rules(game)
         legal = game.legal_actions(state)
         if len(legal) == 1 or (self._root_round and state.round > self._root_round):
             return legal[0]  # past the searched round: the moves no longer matter
@@ -771,17 +774,21 @@ class Rummy432Knowledge(Knowledge):
             # a fresh sample: opponents kept what groups and threw the rest, so their
             # hidden cards are better than a random deal; the finisher is complete
             self._conditioned = state
-            if CONDITION and not (INFER and game.num_players == 2):  # else done when sampled
+            if game.num_players != 2:  # with two players done when sampled
                 _condition_opponents(game, state, self._root_seat)
             if state.finished_by >= 0:
-                _repair_finisher(game, state, rng)
+                _repair_finisher(game, state)
         sc = self._planner(_Ctx(game.view(state, state.current)), legal)
         return legal[int(np.argmax(sc))]
 
     # ----------------------------------------------------------------- evaluate
-    def evaluate(self, game: Rummy432Game, state: State, player: int) -> float:
+    def evaluate(self, game: Game[Any, Any], state: State, player: int) -> float:
+        """Chance-based value in [-1, 1] of a sampled state for ``player``: each seat's
+        fewest missing cards and shape give its chance to win the round, and the round
+        scores turn that into a chance to win the game."""
+        game = _rules(game)
         n = game.num_players
-        if state.phase == 2:
+        if state.phase == OVER:
             return float(game.returns(state)[player])
         if self._root_round and state.round > self._root_round:
             # the searched round is over: value its result, the next rounds are even
@@ -806,7 +813,7 @@ class Rummy432Knowledge(Knowledge):
                 # the best complete hand it holds (or keeps after its throw)
                 s = 4.0 + 1.2 * (_best_complete_key(cnt, pack, hs) - 2.0)
             else:
-                gv, lv = _value(cnt, pack)
+                gv, lv = hand_values(cnt, pack)
                 s = -1.1 * need + (gv - lv) * 0.004
             strength.append(s)
         if state.finished_by >= 0:
@@ -819,11 +826,35 @@ class Rummy432Knowledge(Knowledge):
         return _game_value(state.scores, win, player, game.rounds_to_win, n)
 
 
+def _pool_weights(pool: list[int], known: list[int], m: _Memory | None) -> np.ndarray:
+    """Weight of each card of ``pool`` for the opponent's hidden hand: ranks it passed or
+    threw this round are unlikely, unless it took a card of that rank since."""
+    w = np.ones(len(pool))
+    if m is not None:
+        collects = {c >> 2 for c in known}  # a rank it took since: the evidence is stale
+        for i, c in enumerate(pool):
+            r = c >> 2
+            if r in collects:
+                continue
+            if r in m.passed:
+                w[i] *= W_PASSED
+            if r in m.threw:
+                w[i] *= W_THREW
+    return w
+
+
+def _rules(game: Game[Any, Any]) -> Rummy432Game:
+    """The Rummy rules object (the agents pass the game of the table they play)."""
+    if not isinstance(game, Rummy432Game):
+        raise TypeError(f"Rummy432Knowledge needs a Rummy432Game, got {type(game).__name__}")
+    return game
+
+
 def _condition_opponents(game: Rummy432Game, state: State, me: int, most: int = 4) -> None:
     """Swap each opponent's hidden loose cards with face-down cards that group, once per
     turn it has played (at most), as a player keeping pairs would have."""
     pack = game.pack
-    g = _GROUP[pack]
+    g = GROUP[pack]
     n = game.num_players
     pile = state.pile
     if not pile:
@@ -872,7 +903,7 @@ def _break_hand(state: State, p: int) -> None:
         return
 
 
-def _repair_finisher(game: Rummy432Game, state: State, rng: np.random.Generator) -> None:
+def _repair_finisher(game: Rummy432Game, state: State) -> None:
     """Make a sampled finisher's hand complete (everyone knows it is) by swaps with the pile.
 
     ``sample_state`` deals the finisher unseen cards at random; this hill-climbs the
@@ -881,10 +912,10 @@ def _repair_finisher(game: Rummy432Game, state: State, rng: np.random.Generator)
     p = state.finished_by
     cnt = state.counts[p]
     pack = game.pack
-    ok = _OK[pack]
-    if all(ok[c] for c in cnt) or state.phase == 2:
+    ok = GROUPED[pack]
+    if all(ok[c] for c in cnt) or state.phase == OVER:
         return
-    g = _GROUP[pack]
+    g = GROUP[pack]
     hand = state.hands[p]
     known = set(state.known[p])
     pile = state.pile
@@ -952,14 +983,14 @@ def _best_complete_key(cnt: list[int], pack: str, hs: int) -> float:
     """Shape key of the complete hand in ``cnt`` (with an extra card thrown if it has one)."""
     total = sum(cnt)
     if total == hs:
-        return _shape_key(_shape(cnt, pack))
+        return _shape_key(shape_of(cnt, pack))
     best = 0.0
-    ok = _OK[pack]
+    ok = GROUPED[pack]
     for r in range(13):
         if cnt[r]:
             cnt[r] -= 1
             if all(ok[x] for x in cnt):
-                best = max(best, _shape_key(_shape(cnt, pack)))
+                best = max(best, _shape_key(shape_of(cnt, pack)))
             cnt[r] += 1
     return best
 
@@ -994,3 +1025,11 @@ def _race(a: int, b: int) -> float:
 
 
 __all__ = ["Rummy432Knowledge"]
+
+
+#: the game's entry in the agents package (named by its registry entry in cardenvs.registry)
+SPEC = GameAgents(
+    knowledge=Rummy432Knowledge,
+    cast=("Rosie", "Dev", "Mags", "Theo"),
+    expert_budget={"simulations": 40, "depth": 30, "max_candidates": 2, "paired": True},
+)

@@ -358,8 +358,9 @@ class Game(ABC, Generic[S, V]):
             )
         a = int(action)
         if not 0 <= a < self.num_actions:
+            shown = str(a) if abs(a) < 10**12 else f"(an int of {a.bit_length()} bits)"
             raise IllegalActionError(
-                f"action {a} is out of range: the action space is 0..{self.num_actions - 1}"
+                f"action {shown} is out of range: the action space is 0..{self.num_actions - 1}"
             )
         legal = self.legal_actions(state)
         if a not in legal:

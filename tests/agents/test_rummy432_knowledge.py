@@ -185,7 +185,9 @@ def test_evaluate_is_a_value_and_prefers_the_better_hand() -> None:
 
 
 def test_other_packs_and_speed() -> None:
-    for opts in ({"pack": "four", "hand_size": 8}, {"pack": "three", "hand_size": 9}, {"pack": "mixed", "hand_size": 12}):
+    packs = ({"pack": "four", "hand_size": 8}, {"pack": "three", "hand_size": 9},
+             {"pack": "mixed", "hand_size": 12})
+    for opts in packs:
         game = Rummy432Game(2, **opts)
         rng = np.random.default_rng(1)
         state = game.new_state(rng)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 
 import numpy as np
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from cardenvs.core.game import IllegalActionError, InvalidStateError, NotationError, OptionError
 from cardenvs.rummy432.rules import HAND_SIZES, Rummy432Game
 
-from .positions import load, position
+from .positions import cards, load, position
 
 
 # ------------------------------------------------------------------------- options
@@ -152,7 +153,7 @@ def _opts(**o: object) -> dict:
 
 
 BAD_STATES = [
-    ("not a dict", [1, 2], "expected a JSON object"),
+    ("not a dict", [1, 2], "must be a JSON object"),
     ("missing key", {k: v for k, v in GOOD.items() if k != "pile"}, "missing key"),
     ("unknown key", _mut(jokers=0), "unknown key"),
     ("wrong game", _mut(game="line"), "'game' must be 'rummy432'"),
@@ -166,7 +167,8 @@ BAD_STATES = [
     ("hands count", _mut(hands=GOOD["hands"][:2]), "'hands' must be a list of 3"),
     ("duplicate card", _mut(discard=["2s", "9h", "7c"]), "more than one place"),
     ("missing card", _mut(discard=["2s"]), "missing: 9h"),
-    ("hand size", _mut(hands=[GOOD["hands"][0] + ["9h"], *GOOD["hands"][1:]], discard=["2s"]), "hands[0] has 7 cards"),
+    ("hand size", _mut(hands=[GOOD["hands"][0] + ["9h"], *GOOD["hands"][1:]], discard=["2s"]),
+     "hands[0] has 7 cards"),
     ("known not held", _mut(known=[["2c"], [], []]), "not in hands[0]: 2c"),
     ("known repeat", _mut(known=[["7c", "7c"], [], []]), "repeats"),
     ("bad phase", _mut(phase="draw"), "'phase' must be"),
@@ -178,10 +180,11 @@ BAD_STATES = [
     ("taken not in hand", _throw_pos(taken="2s"), "not in the hand of current seat 0"),
     ("taken not known", _throw_pos(known=[[], [], []]), "must also be in known[0]"),
     ("throw hand size", _throw_pos(current=1), "hands[0] has 7 cards, expected 6"),
-    ("empty discard", position(["7c 7d 7h 9c 9d Kc", "2c 3c 4c 5c 6c 8c"], "", pile_top="2s"), "discard pile is empty"),
+    ("empty discard", position(["7c 7d 7h 9c 9d Kc", "2c 3c 4c 5c 6c 8c"], "", pile_top="2s"),
+     "discard pile is empty"),
     ("dealer", _mut(dealer=3), "'dealer' must be in 0..2"),
     ("dealer type", _mut(dealer="2"), "'dealer' must be an int"),
-    ("run_outs at limit", _mut(run_outs=3), "expected 0..2"),
+    ("run_outs at limit", _mut(run_outs=3), "'run_outs' must be in 0..2"),
     ("run_outs negative", _mut(run_outs=-1), "'run_outs' must be in"),
     ("last turns without finisher", _mut(last_turns_left=[1]), "must be empty while nobody has finished"),
     ("last turns order", _mut(finished_by=2, last_turns_left=[1, 0], current=1), "a tail of [0, 1]"),
@@ -219,3 +222,105 @@ def test_max_turns_option_in_json() -> None:
     with pytest.raises(InvalidStateError, match="max_turns_per_round=1000 differs"):
         g.from_json(j)
     assert "max_turns_per_round" not in Rummy432Game(2, hand_size=6).to_json(s)["options"]
+
+
+# ------------------------------------------------- fuzzer regressions (out-of-range counters)
+def _two(**changes: object) -> dict:
+    """A running two-seat position, with ``changes`` (``round``, ``turn``, ... ) applied."""
+    opts = {k: changes.pop(k) for k in ("run_out_limit", "scores", "max_turns_per_round") if k in changes}
+    obj = position(["7c 7d 7h 9c 9d Kc", "2c 3c 4c 5c 6c 8c"], "2s 9h", **opts)  # type: ignore[arg-type]
+    obj.update(changes)
+    return obj
+
+
+def _refused(obj: dict, *words: str) -> str:
+    """The refusal of ``obj``: an InvalidStateError, short, naming what is allowed."""
+    g = Rummy432Game(obj["num_players"], **obj["options"])
+    with pytest.raises(InvalidStateError) as e:
+        g.from_json(obj)
+    msg = str(e.value)
+    assert len(msg) < 300, msg
+    for w in words:
+        assert w in msg, msg
+    return msg
+
+
+def test_fuzz_round_out_of_range() -> None:
+    # round=10**30 was loaded and written into the observation
+    _refused(_two(round=10**30), "'round' must be in 1..1", "an int of")
+
+
+def test_fuzz_run_outs_without_limit() -> None:
+    # run_outs=10**12 with no run-out limit was loaded
+    _refused(_two(run_out_limit=None, run_outs=10**12), "'run_outs' must be in 0..999", "no run_out_limit")
+    _refused(_two(run_out_limit=None, run_outs=1000), "'run_outs' must be in 0..999")
+    _refused(_two(run_out_limit=None, max_turns_per_round=5, run_outs=5), "'run_outs' must be in 0..4")
+    load(_two(run_out_limit=None, run_outs=999))  # at most one per turn: 999 completed turns
+
+
+def test_fuzz_round_beyond_scores() -> None:
+    # round=100 with scores [0, 0]: every completed round gives someone a point
+    _refused(_two(round=100), "'round' must be in 1..1 with scores [0, 0]", "at least one point")
+    _refused(_two(round=4, scores=[1, 1]), "'round' must be in 1..3")
+    load(_two(round=3, scores=[1, 1]))
+    load(_two(round=1, scores=[1, 1]))  # no lower bound: RULES.md positions have no round
+
+
+def test_fuzz_round_huge_int() -> None:
+    # round=10**400 failed inside observe ("memoryview: invalid value for format 'f'")
+    _refused(_two(round=10**400), "'round' must be in 1..1", "an int of 1329 bits")
+    g = Rummy432Game(2, hand_size=6)
+    with pytest.raises(InvalidStateError, match="'round' must be in"):
+        g.from_json(json.dumps(_two(round=10**400)))  # the same as JSON text
+    _refused(_two(turn=10**5000), "'turn' must be in 0..999", "an int of")
+    _refused(_two(scores=[10**5000, 0]), "below rounds_to_win=3", "an int of")
+
+
+def test_round_bound_when_the_game_is_over() -> None:
+    # 3 seats, first to 3: final scores [3, 3, 1]; before the last round (won by the two
+    # at 3) they were [2, 2, 1], so at most 5 rounds had been completed: round <= 6
+    over = position(["7c 7d 7h 9c 9d Kc", "2c 3c 4c 5c 6c 8c", "Ac Ad Ah As Js Jd"], "2s 9h",
+                    phase="over", current=None, scores=[3, 3, 1])
+    load({**over, "round": 6})
+    _refused({**over, "round": 7}, "'round' must be in 1..6", "won the last one")
+    g, s = load({**over, "round": 6, "turn": 1000})  # the round judged at the cap
+    assert (s.round, s.turn) == (6, 1000)
+
+
+def test_run_outs_never_exceed_turns() -> None:
+    _refused(_two(turn=2, run_outs=3, run_out_limit=None), "each run-out ends a turn")
+    _refused(_two(turn=1, run_outs=2), "each run-out ends a turn")
+    load(_two(turn=2, run_outs=2))
+    load(_two(run_outs=2))  # no turn given: the RULES.md default 0 is not checked against it
+
+
+@pytest.mark.parametrize(
+    "key,value",
+    [("round", True), ("round", 2.0), ("turn", 1.0), ("turn", False), ("run_outs", 0.0),
+     ("dealer", 1.0), ("current", True), ("finished_by", 0.0), ("scores", [0, 1.0]),
+     ("scores", [True, 0]), ("last_turns_left", [1.0]), ("num_players", 2.0)],
+)
+def test_counters_must_be_real_ints(key: str, value: object) -> None:
+    with pytest.raises(InvalidStateError, match="int|seats|players"):
+        Rummy432Game(2, hand_size=6).from_json(_two(**{key: value}))
+
+
+@pytest.mark.parametrize("option,value", [("hand_size", 6.0), ("rounds_to_win", 3.0),
+                                          ("max_turns_per_round", 1000.0), ("run_out_limit", 3.0)])
+def test_int_options_in_json_must_be_ints(option: str, value: float) -> None:
+    obj = _two()
+    obj["options"] = {**obj["options"], option: value}
+    with pytest.raises(InvalidStateError, match=f"option {option}=.* is not allowed"):
+        Rummy432Game(2, hand_size=6).from_json(obj)
+
+
+def test_json_text_and_hostile_input() -> None:
+    g = Rummy432Game(2, hand_size=6)
+    s = g.from_json(json.dumps(_two()))
+    assert g.to_json(s)["hands"][0] == cards("7c 7d 7h 9c 9d Kc")
+    for bad in ("[1, 2]", "{", "7", "[" * 10_000 + "]" * 10_000):
+        with pytest.raises(InvalidStateError):
+            g.from_json(bad)
+    deep = _two(round={"a": [[[[[[[1]]]]]]]})
+    with pytest.raises(InvalidStateError, match="deeper"):
+        g.from_json(deep)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from hypothesis import given, settings
@@ -185,3 +186,22 @@ def test_default_cap_without_run_out_limit_four_pack(seed: int) -> None:
         random_step(g, s, rng)
         steps += 1
     assert steps <= 2 * 1000
+
+
+def test_observe_from_several_threads() -> None:
+    # observe and encode write into a per-thread scratch vector: threads never mix
+    g = Rummy432Game(4)
+    rng = np.random.default_rng(5)
+    states = []
+    s = g.new_state(rng)
+    for _ in range(40):
+        random_step(g, s, rng)
+        states.append(g.clone(s))
+    want = [[g.encode(g.view(t, p)).tobytes() for p in range(4)] for t in states]
+
+    def work(k: int) -> bool:
+        return all(g.observe(t, (p + k) % 4).tobytes() == want[i][(p + k) % 4]
+                   for _ in range(30) for i, t in enumerate(states) for p in range(4))
+
+    with ThreadPoolExecutor(4) as pool:
+        assert all(pool.map(work, range(4)))

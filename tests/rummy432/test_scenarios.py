@@ -8,6 +8,7 @@ import pytest
 from cardenvs.core.cards import card_str, parse_card
 from cardenvs.core.game import IllegalActionError
 from cardenvs.rummy432.rules import Rummy432Game
+from cardenvs.rummy432.state import rank_counts
 
 from .positions import cards, legal_strs, load, play, position
 
@@ -398,3 +399,16 @@ def test_turn_cap_judges_round() -> None:
     g.apply(s, g.legal_actions(s)[0], rng)
     assert s.result is not None and s.result["ended_by"] == "turn_cap"
     assert s.round == 2 or g.is_terminal(s)
+
+
+def test_refresh_after_editing_hands() -> None:
+    # search code edits a sampled state's hands, then State.refresh rebuilds the counts
+    # and the legal-action cache (no rule restated outside the rules)
+    obj = position(["7c 7d 7h 9c 9d Kc 2s", "2c 3c 4c 5c 6c 8c"], "9h", pile_top="Th", phase="throw")
+    g, s = load(obj)
+    assert "finish Kc" not in legal_strs(g, s) and s.legal is not None
+    s.hands[0][s.hands[0].index(parse_card("2s"))] = parse_card("9s")  # 9s from the pile
+    s.pile[s.pile.index(parse_card("9s"))] = parse_card("2s")
+    s.refresh()
+    assert s.counts[0] == rank_counts(s.hands[0]) and s.counts[0][8] == 3
+    assert "finish Kc" in legal_strs(g, s)
