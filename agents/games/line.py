@@ -48,75 +48,73 @@ to the expert's choices) moved its score against greedy by no more than +-2 poin
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
-from cardenvs.core.cards import CARD_VALUES, card_str
+from cardenvs.core.cards import CARD_VALUES, JOKER, SUIT_NAMES, card_str
 from cardenvs.core.game import Game
-from cardenvs.line import rules as R
+from cardenvs.line.rules import (
+    ACTION_INFO,
+    ADDABLE,
+    GRID_SIZE,
+    HAND_LIMIT,
+    JOKER_BIT,
+    K_DISCARD,
+    K_DRAW,
+    K_PLAY,
+    K_SHIFT,
+    K_TAKE,
+    K_UPGRADE,
+    OVER,
+    PHASES,
+    PLACE_DRAWN,
+    REAL_MASK,
+    ROW_FIT,
+    ROW_LEN,
+    ROW_PLAY,
+    TURN,
+    LineGame,
+    card_values,
+)
 
-from ..policy import Knowledge
+from ..policy import GameAgents, Knowledge
 
-JOKER = 52
-FULL = (1 << 52) - 1
-HAND_LIMIT = 7
-ACTION_INFO = R.ACTION_INFO
-ADDABLE = R.ADDABLE
-K_PLAY, K_UPGRADE, K_SHIFT, K_TAKE, K_DRAW, K_DISCARD = R.K_PLAY, R.K_UPGRADE, R.K_SHIFT, R.K_TAKE, R.K_DRAW, R.K_DISCARD
-SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 RANK_NAMES = ("aces", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines",
               "tens", "jacks", "queens", "kings")
+#: the View's names of the phases the heuristics tell apart
+TURN_PHASE, PLACING_PHASE = PHASES[TURN], PHASES[PLACE_DRAWN]
+#: cards in a row one square short of full (the next card fills it)
+SHORT = ROW_LEN - 1
 
-# real cards that can be shifted into a full run row (key: real mask | joker << 52)
-SHIFT_IN: dict[int, int] = {}
-SHIFT_JOKER: dict[int, bool] = {}
-for _k, _entry in R.SHIFT_TABLE.items():
-    SHIFT_IN[_k] = sum(1 << c for c in _entry if c != JOKER)
-    SHIFT_JOKER[_k] = JOKER in _entry
-
-# card value lookups
 _POP = int.bit_count
 
 
-def _vals(jp: int) -> tuple[int, ...]:
-    return CARD_VALUES + (jp,)
+def _line(game: Game[Any, Any]) -> LineGame:
+    """The Line rules object behind ``game`` (this knowledge only serves Line)."""
+    return cast(LineGame, game)
 
 
-def _row_key(mask: int, jok: bool) -> int:
-    return mask | (int(jok) << 52)
+def _grid_bits(rows: list[tuple[int, bool, int]], table: dict[int, int]) -> tuple[int, bool]:
+    """(real cards, whether a joker) in the union of ``table`` over the rows of a grid."""
+    bits = 0
+    for m, j, _n in rows:
+        bits |= table[m | JOKER_BIT if j else m]
+    return bits & REAL_MASK, bool(bits & JOKER_BIT)
 
 
 def _fit_mask(rows: list[tuple[int, bool, int]]) -> tuple[int, bool]:
     """(real cards that have a move somewhere, whether a joker has one) on a grid.
 
     A move: a play into an open row, an upgrade of a full row's joker, a shift into a
-    full run.
+    full run (the rules' :data:`~cardenvs.line.tables.ROW_FIT`).
     """
-    fit, jfit = _place_mask(rows)
-    for m, j, n in rows:
-        if n >= 4:
-            key = m | (int(j) << 52)
-            if j:
-                fit |= ADDABLE.get(m, 0)
-            s = SHIFT_IN.get(key)
-            if s:
-                fit |= s
-                if SHIFT_JOKER[key]:
-                    jfit = True
-    return fit, jfit
+    return _grid_bits(rows, ROW_FIT)
 
 
 def _place_mask(rows: list[tuple[int, bool, int]]) -> tuple[int, bool]:
     """(real cards that can be placed by Play, whether a joker can) on a grid."""
-    fit = 0
-    jfit = False
-    for m, j, n in rows:
-        if n < 4:
-            fit |= ADDABLE[m]
-            if not j:
-                jfit = True
-    return fit, jfit
+    return _grid_bits(rows, ROW_PLAY)
 
 
 #: relative chance that an unseen card of a value (index) is in an opponent's hand rather
@@ -132,15 +130,14 @@ class _Ctx:
     """What the heuristics need of a view, computed once per decision."""
 
     __slots__ = ("view", "me", "n", "jp", "vals", "rows", "hand", "unseen", "unseen_j", "pool",
-                 "opp_unknown", "empty", "my_total", "opp_est", "next_hand", "opp_hands",
-                 "opp_known_j", "next_known_j", "fill_count")
+                 "my_total", "opp_est", "next_hand", "next_known_j", "fill_count")
 
     def __init__(self, view: Any) -> None:
         self.view = view
         self.me = me = int(view.seat)
         self.n = n = int(view.num_players)
         self.jp = jp = int(view.joker_points)
-        self.vals = vals = _vals(jp)
+        self.vals = vals = card_values(jp)
         rows = []
         seen = 0
         seen_j = 0
@@ -174,12 +171,10 @@ class _Ctx:
                 seen |= 1 << view.pending
         known = list(view.known_jokers)
         opp_known = sum(known[q] for q in range(n) if q != me)
-        self.unseen = FULL & ~seen
+        self.unseen = REAL_MASK & ~seen
         self.unseen_j = max(0, 4 - seen_j - opp_known)
         self.pool = _POP(self.unseen) + self.unseen_j  # cards whose place I do not know
-        self.opp_unknown = sum(view.hand_sizes[q] - known[q] for q in range(n) if q != me)
         self.fill_count = sum(r[2] for r in rows)
-        self.empty = 16 - self.fill_count
         self.my_total = sum(vals[c] for c in self.hand)
         # an opponent's hand: known jokers, the rest at the value per card that
         # players keep (they shed high cards first and swap high ones away when full)
@@ -190,8 +185,6 @@ class _Ctx:
         nxt = (me + 1) % n
         self.next_hand = view.hand_sizes[nxt] - known[nxt]
         self.next_known_j = known[nxt]
-        self.opp_hands = [view.hand_sizes[q] for q in range(n) if q != me]
-        self.opp_known_j = opp_known
 
 
 def opp_card_value(discards: int) -> float:
@@ -222,7 +215,8 @@ class _Move:
 
     __slots__ = ("kind", "card", "row", "extra", "shed", "gain", "rows", "fills", "ends", "removed")
 
-    def __init__(self) -> None:
+    def __init__(self, kind: int, card: int, row: int, extra: int) -> None:
+        self.kind, self.card, self.row, self.extra = kind, card, row, extra  # as ACTION_INFO
         self.shed = 0  # points leaving my hand
         self.gain = 0  # points entering my hand
         self.fills = False  # a placement filled a row (a bonus turn if not already on one)
@@ -232,9 +226,9 @@ class _Move:
 
 
 def _effect(ctx: _Ctx, action: int) -> _Move:
+    """What ``action`` would do to my hand and to the grid of ``ctx``."""
     kind, c, r, x = ACTION_INFO[action]
-    mv = _Move()
-    mv.kind, mv.card, mv.row, mv.extra = kind, c, r, x
+    mv = _Move(kind, c, r, x)
     rows = list(ctx.rows)
     vals = ctx.vals
     view = ctx.view
@@ -244,8 +238,8 @@ def _effect(ctx: _Ctx, action: int) -> _Move:
             rows[r] = (m, True, n + 1)
         else:
             rows[r] = (m | (1 << c), j, n + 1)
-        mv.fills = n + 1 == 4
-        if view.phase != "place_drawn":
+        mv.fills = n + 1 == ROW_LEN
+        if view.phase != PLACING_PHASE:
             mv.shed = vals[c]
             mv.removed = [c]
     elif kind == K_UPGRADE:
@@ -258,7 +252,7 @@ def _effect(ctx: _Ctx, action: int) -> _Move:
         else:
             m2, j2, n2 = rows[x]
             rows[x] = (m2, True, n2 + 1)
-            mv.fills = n2 + 1 == 4
+            mv.fills = n2 + 1 == ROW_LEN
     elif kind == K_SHIFT:
         m, j, n = rows[r]
         if x == JOKER:
@@ -279,17 +273,18 @@ def _effect(ctx: _Ctx, action: int) -> _Move:
             rows[r] = (m, True, n + 1)
         else:
             rows[r] = (m | (1 << top), j, n + 1)
-        mv.fills = n + 1 == 4
+        mv.fills = n + 1 == ROW_LEN
         mv.card = top
     elif kind == K_DISCARD:
         mv.shed = vals[c]
         mv.removed = [c]
     mv.rows = rows
-    mv.ends = sum(q[2] for q in rows) == 16
+    mv.ends = sum(q[2] for q in rows) == GRID_SIZE
     return mv
 
 
 def _remaining(hand: list[int], removed: list[int]) -> list[int]:
+    """``hand`` without the ``removed`` cards."""
     if not removed:
         return hand
     out = list(hand)
@@ -321,7 +316,7 @@ class LineKnowledge(Knowledge):
         ctx = _Ctx(view)
         if level <= 1:
             return np.array([self._greedy(ctx, a) for a in legal], float)
-        if view.phase == "turn" and len(legal) and ACTION_INFO[legal[0]][0] in (K_TAKE, K_DRAW):
+        if view.phase == TURN_PHASE and len(legal) and ACTION_INFO[legal[0]][0] in (K_TAKE, K_DRAW):
             draw_cost = self._draw_cost(ctx)
         else:
             draw_cost = 0.0
@@ -333,16 +328,16 @@ class LineKnowledge(Knowledge):
         bonus = 0.0 if ctx.view.bonus_turn else 8.0
         if kind == K_PLAY:
             n = ctx.rows[r][2]
-            shed = 0 if ctx.view.phase == "place_drawn" else vals[c]
-            return shed + (bonus if n == 3 else 0.0)
+            shed = 0 if ctx.view.phase == PLACING_PHASE else vals[c]
+            return shed + (bonus if n == SHORT else 0.0)
         if kind == K_UPGRADE:
             if x < 0:
                 return vals[c] - ctx.jp
-            return vals[c] + (bonus if ctx.rows[x][2] == 3 else 0.0)
+            return vals[c] + (bonus if ctx.rows[x][2] == SHORT else 0.0)
         if kind == K_SHIFT:
             return float(vals[c])
         if kind == K_TAKE:
-            return 0.5 + (bonus if ctx.rows[r][2] == 3 else 0.0)
+            return 0.5 + (bonus if ctx.rows[r][2] == SHORT else 0.0)
         if kind == K_DRAW:
             return -3.0
         return float(vals[c])  # discard the highest card
@@ -406,14 +401,14 @@ class LineKnowledge(Knowledge):
             score += self.W_BONUS + 0.5 * best_next
         # joker: a sure move for later; shed it only when the grid closes in
         if JOKER in mv.removed and mv.kind != K_UPGRADE:
-            open_sq = 16 - sum(q[2] for q in mv.rows)
+            open_sq = GRID_SIZE - sum(q[2] for q in mv.rows)
             keep = self.W_JOKER_KEEP * min(1.0, max(0.0, (open_sq - 4) / 8.0))
             score -= keep
         score -= self.W_STUCK * stuck_pts
         best_opp = min(ctx.opp_est[q] for q in range(ctx.n) if q != ctx.me)
         lead = math.tanh((best_opp - my_after) / 8.0)  # > 0: I look lowest
-        empty_after = 16 - sum(q[2] for q in mv.rows)
-        if empty_after < 16 - ctx.fill_count:
+        empty_after = GRID_SIZE - sum(q[2] for q in mv.rows)
+        if empty_after < GRID_SIZE - ctx.fill_count:
             score += self.W_TEMPO * lead  # filling squares brings the end closer
         if not bonus:
             # threats: rows one square short the next player may fill for a bonus turn
@@ -421,7 +416,7 @@ class LineKnowledge(Knowledge):
             pool = ctx.pool
             threat = 0.0
             for m, j, n in mv.rows:
-                if n == 3:
+                if n == SHORT:
                     good = _POP(ADDABLE[m] & ctx.unseen) + (0 if j else ctx.unseen_j)
                     p = 1.0 if not j and ctx.next_known_j else _p_any(good, pool, h)
                     threat = max(threat, p)
@@ -431,10 +426,8 @@ class LineKnowledge(Knowledge):
                 score -= self.W_THREAT * threat * (self.W_BONUS + 6.0)
             # squeeze: the chance the next player has no move at all and must draw
             good = _POP(fit & ctx.unseen) + (ctx.unseen_j if jfit else 0)
-            if ctx.next_known_j and jfit:
-                p_stuck = 0.0
-            else:
-                p_stuck = 1.0 - _p_any(good, ctx.pool, ctx.next_hand)
+            stuck_free = ctx.next_known_j and jfit  # their known joker always has a move
+            p_stuck = 0.0 if stuck_free else 1.0 - _p_any(good, ctx.pool, ctx.next_hand)
             score += self.W_SQUEEZE * p_stuck
         return score
 
@@ -457,22 +450,24 @@ class LineKnowledge(Knowledge):
             verdict = "you should be lowest" if my_after < best_opp else "risky, others may hold less"
             return f"{move}: fills the grid and ends the game with {my_after} points in hand ({verdict})"
         if kind == K_PLAY:
-            if view.phase == "place_drawn":
+            if view.phase == PLACING_PHASE:
                 bits.append(f"the drawn {card_str(c)} must go down")
             else:
-                bits.append(f"sheds {mv.shed} points" + (" (a joker, the costliest card)" if c == JOKER else ""))
+                costliest = " (a joker, the costliest card)" if c == JOKER else ""
+                bits.append(f"sheds {mv.shed} points{costliest}")
         elif kind == K_UPGRADE:
             if x < 0:
                 bits.append(f"sheds {mv.shed} points but takes a joker worth {ctx.jp} into hand")
             else:
-                bits.append(f"sheds {mv.shed} points, completes row {r + 1} and moves its joker to row {x + 1}")
+                bits.append(f"sheds {mv.shed} points, completes row {r + 1} and moves its joker to "
+                            f"row {x + 1}")
         elif kind == K_SHIFT:
             bits.append(f"sheds {mv.shed} points and keeps the run complete, without filling a square")
         elif kind == K_TAKE:
             bits.append(f"takes {card_str(mv.card)} straight onto the grid, so no card joins your hand")
         elif kind == K_DRAW:
             cost = self._draw_cost(ctx)
-            if game_legal_takes(ctx):
+            if _can_take(ctx):
                 pre = "the top discard fits, but drawing"
             else:
                 pre = "no card of yours fits and the discard cannot go down; drawing"
@@ -490,16 +485,16 @@ class LineKnowledge(Knowledge):
             bits.append("fills a row (no bonus: bonus turns never chain)")
         else:
             for m, j, n in mv.rows:
-                if n == 3:
+                if n == SHORT:
                     good = _POP(ADDABLE[m] & ctx.unseen) + (0 if j else ctx.unseen_j)
                     if good:
                         bits.append("but leaves a row one card short that others may fill")
                         break
-        if kind in (K_PLAY, K_TAKE) and view.phase != "place_drawn":
+        if kind in (K_PLAY, K_TAKE) and view.phase != PLACING_PHASE:
             desc = _row_desc(mv.rows[r])
             if desc:
                 bits.append(desc)
-        if JOKER in mv.removed and kind == K_PLAY and 16 - ctx.fill_count > 6:
+        if JOKER in mv.removed and kind == K_PLAY and GRID_SIZE - ctx.fill_count > 6:
             bits.append("though a joker fits anywhere later")
         return f"{move}: " + ", ".join(bits)
 
@@ -509,8 +504,8 @@ class LineKnowledge(Knowledge):
         # the rest at the value per card players keep), not by the sampled cards: a
         # sampled hand is dealt uniformly from the unseen cards, much higher than what
         # players really keep, and its luck would only add noise to the search.
-        jp = int(getattr(game, "joker_points", 25))
-        vals = _vals(jp)
+        rules = _line(game)
+        jp, vals = rules.joker_points, rules.card_values
         hands = state.hands
         # my own cards: high ones weigh more, they are the ones still to get rid of
         cx = self.EVAL_CONVEX
@@ -526,9 +521,10 @@ class LineKnowledge(Knowledge):
         ``margin`` is the lowest opponent total minus mine, so a win is worth at least
         0.6, a loss at most -0.6, and a narrow result less than a clear one.
         """
-        ret = float(game.returns(state)[player])
-        mine = game.hand_total(state, player)
-        best = min(game.hand_total(state, q) for q in range(game.num_players) if q != player)
+        rules = _line(game)
+        ret = float(rules.returns(state)[player])
+        mine = rules.hand_total(state, player)
+        best = min(rules.hand_total(state, q) for q in range(rules.num_players) if q != player)
         return 0.6 * ret + 0.4 * math.tanh((best - mine) / self.OUTCOME_SCALE)
 
     def sample_state(self, game: Game[Any, Any], view: Any, rng: np.random.Generator) -> Any:
@@ -543,7 +539,7 @@ class LineKnowledge(Knowledge):
         """
         s = game.sample_state(view, rng)
         me = int(view.seat)
-        if int(view.current) != me or s.phase == R.OVER:
+        if int(view.current) != me or s.phase == OVER:
             return s  # not my decision: keep the rules core's constrained deal
         n = int(view.num_players)
         known = list(view.known_jokers)
@@ -566,39 +562,39 @@ class LineKnowledge(Knowledge):
         order = np.argsort(-keys, kind="stable")
         dealt = [pool[i] for i in order[:need]]
         rest = [pool[i] for i in order[need:]]
+        hands = [list(h) for h in s.hands]
         pos = 0
         for q in range(n):
             if q != me:
-                s.hands[q] = [JOKER] * known[q] + dealt[pos: pos + sizes[q]]
+                hands[q] = [JOKER] * known[q] + dealt[pos: pos + sizes[q]]
                 pos += sizes[q]
-        s.draw = [rest[i] for i in rng.permutation(len(rest))]
-        s.legal = None
+        _line(game).redeal(s, hands, [rest[i] for i in rng.permutation(len(rest))])
         return s
 
     def rollout_action(self, game: Game[Any, Any], state: Any, rng: np.random.Generator) -> int:
         legal = game.legal_actions(state)
         if len(legal) == 1:
             return legal[0]
-        vals = _vals(int(getattr(game, "joker_points", 25)))
+        vals = _line(game).card_values
         rows = state.rows
-        bonus = 0.0 if state.bonus else 8.0
-        placing = state.phase == R.PLACE_DRAWN
-        short = -self.ROLLOUT_THREAT  # leaving a row one card short for the next player
+        placing = state.phase == PLACE_DRAWN
+        # by the cards a row holds before a card goes in: filling it earns a bonus turn,
+        # leaving it one card short hands the next player one
+        fill = [0.0] * ROW_LEN
+        fill[SHORT] = 0.0 if state.bonus else 8.0
+        fill[SHORT - 1] = -self.ROLLOUT_THREAT
         best = -1e9
         pick = legal[0]
         for a in legal:
             kind, c, r, x = ACTION_INFO[a]
             if kind == K_PLAY:
-                n = len(rows[r])
-                s = (0 if placing else vals[c]) + (bonus if n == 3 else short if n == 2 else 0.0)
+                s = (0 if placing else vals[c]) + fill[len(rows[r])]
             elif kind == K_UPGRADE:
-                n = len(rows[x]) if x >= 0 else 0
-                s = vals[c] - vals[JOKER] if x < 0 else vals[c] + (bonus if n == 3 else short if n == 2 else 0.0)
+                s = vals[c] - vals[JOKER] if x < 0 else vals[c] + fill[len(rows[x])]
             elif kind == K_SHIFT:
                 s = vals[c]
             elif kind == K_TAKE:
-                n = len(rows[r])
-                s = 0.5 + (bonus if n == 3 else short if n == 2 else 0.0)
+                s = 0.5 + fill[len(rows[r])]
             elif kind == K_DRAW:
                 s = -3.0
             else:
@@ -609,20 +605,18 @@ class LineKnowledge(Knowledge):
         return pick
 
 
-def game_legal_takes(ctx: _Ctx) -> list[int]:
-    """Take ids possible in the view (the top discard fits some row)."""
+def _can_take(ctx: _Ctx) -> bool:
+    """Whether the top discard of the view may be taken (it fits some row)."""
     if not ctx.view.discard:
-        return []
+        return False
+    fit, jfit = _place_mask(ctx.rows)
     top = ctx.view.discard[-1]
-    out = []
-    for r, (m, j, n) in enumerate(ctx.rows):
-        if n < 4 and ((top == JOKER and not j) or (top != JOKER and ADDABLE[m] >> top & 1)):
-            out.append(R.TAKE_BASE + r)
-    return out
+    return jfit if top == JOKER else bool(fit >> top & 1)
 
 
 def _row_desc(row: tuple[int, bool, int]) -> str:
-    m, j, n = row
+    """Words for what a row becomes (a set, a run, a new row) once a card is placed."""
+    m, _j, n = row
     cards = [c for c in range(52) if m >> c & 1]
     if len(cards) >= 2:
         if len({c >> 2 for c in cards}) == 1:
@@ -631,3 +625,12 @@ def _row_desc(row: tuple[int, bool, int]) -> str:
     if n == 1:
         return "opens a new row"
     return ""
+
+
+#: the game's entry in the agents package (named by its registry entry in cardenvs.registry)
+SPEC = GameAgents(
+    knowledge=LineKnowledge,
+    cast=("Ada", "Bo", "Cyd"),
+    expert_budget={"simulations": 64, "depth": 100, "max_candidates": 5, "paired": True,
+                   "prior_weight": 0.02},
+)

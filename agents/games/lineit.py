@@ -30,19 +30,38 @@ from typing import Any
 
 import numpy as np
 
-from cardenvs.lineit.rules import (
-    A_PASS,
-    A_PLAY,
-    A_SCORE,
+from cardenvs.core.game import Game
+from cardenvs.lineit.state import (
+    ACTIONS,
     COLOUR_KEYS,
     DECK,
+    DISCARDED_PER_LINE,
+    FINAL,
+    HAND_LIMIT,
+    JACKPOT_CLAIM,
+    K_HAND,
+    K_LINE,
+    K_PASS,
+    K_PLAY,
+    K_SCORE,
+    MAX_PLAYERS,
     NUM_NUMBERS,
     PHASES,
+    PICK,
+    PLAY,
+    SCORE,
     LineItView,
+    LineStats,
     State,
+    bet_value,
+    card_text,
+    colour_of,
+    is_bet,
+    market_size,
+    score,
 )
 
-from ..policy import Knowledge, _argmax_random
+from ..policy import GameAgents, Knowledge, _argmax_random
 
 _FI = 100  # grid steps of the room fraction f
 _KMAX = 3  # line length classes 0, 1, 2, >=3 number cards
@@ -58,8 +77,8 @@ def _tables(n: int) -> tuple[list[list[list[float]]], list[list[list[float]]], l
     the player's turns left; ``KEEP`` the same without scoring before the next turn;
     ``ADDS[fi][T]`` the expected cards the line still gets if it is never scored.
     """
-    m = n + 1 - (n - 1) / 2  # cards the player chooses from, on average over seats
-    tmax = len(DECK) // (n + 2) + 2
+    m = market_size(n) - 1 - (n - 1) / 2  # cards the player chooses from, on average over seats
+    tmax = len(DECK) // market_size(n) + 2
     fs = [i / _FI for i in range(_FI + 1)]
     p = [1 - (1 - f) ** m for f in fs]
     # room kept after taking the smallest fitting card: K/(K+1), K the fitting cards
@@ -106,13 +125,15 @@ def _tables(n: int) -> tuple[list[list[list[float]]], list[list[list[float]]], l
 
 
 def _col(table: list[list[float]], t: int) -> list[float]:
+    """Column ``t`` of a table."""
     return [row[t] for row in table]
 
 
-_TABLES = {n: _tables(n) for n in range(2, 6)}
+_TABLES = {n: _tables(n) for n in range(2, MAX_PLAYERS + 1)}
 
 
 def _lookup(table: list[list[float]], f: float, t: int) -> float:
+    """``table[f][t]``, linearly interpolated between the grid steps of ``f`` (clipped to 0..1)."""
     x = min(max(f, 0.0), 1.0) * _FI
     i = int(x)
     if i >= _FI:
@@ -136,120 +157,89 @@ def _poisson_tail(mu: float, k: int) -> float:
 
 
 # ----------------------------------------------------------------------------- table
-class _Line:
-    """Summary of a line: number cards, first/last number, direction, Bet, colours."""
-
-    __slots__ = ("num", "first", "last", "dir", "bet", "after", "col")
-
-    def __init__(self, line: Any) -> None:
-        num = first = last = d = bet = after = 0
-        col = [0, 0, 0, 0]
-        for c in line:
-            if c > NUM_NUMBERS:
-                bet = c
-                after = 0
-                continue
-            num += 1
-            if num == 1:
-                first = c
-            elif num == 2:
-                d = 1 if c > last else -1
-            last = c
-            col[(c - 1) & 3] += 1
-            if bet:
-                after += 1
-        self.num, self.first, self.last, self.dir = num, first, last, d
-        self.bet, self.after, self.col = bet, after, col
-
-    def copy(self) -> _Line:
-        o = _Line.__new__(_Line)
-        o.num, o.first, o.last, o.dir = self.num, self.first, self.last, self.dir
-        o.bet, o.after, o.col = self.bet, self.after, self.col[:]
-        return o
-
-    def fits(self, c: int) -> bool:
-        if c > NUM_NUMBERS:
-            return not self.bet
-        if self.num < 2:
-            return True
-        return c > self.last if self.dir > 0 else c < self.last
-
-    def add(self, c: int) -> int:
-        """Append ``c``; the colour index whose jackpot it claims, else -1."""
-        if c > NUM_NUMBERS:
-            self.bet, self.after = c, 0
-            return -1
-        self.num += 1
-        if self.num == 1:
-            self.first = c
-        elif self.num == 2:
-            self.dir = 1 if c > self.last else -1
-        self.last = c
-        k = (c - 1) & 3
-        self.col[k] += 1
-        if self.bet:
-            self.after += 1
-        return k if self.col[k] == 3 else -1
-
-
 class _Table:
-    """The public table of one decision, from a view or a (sampled) state."""
+    """The public table of one decision, from a view or a (sampled) state.
+
+    ``lines`` are the lines' :class:`LineStats` (copies, to try moves on), ``jack`` the
+    jackpot sizes, ``deck`` the deck's cards (known as a set), ``phase`` the phase index,
+    ``cum``/``cumc`` running counts of the deck's number cards (all, and per colour) and
+    ``T`` the player's turns after this round.
+    """
 
     __slots__ = ("n", "me", "market", "lines", "hands", "jack", "deck", "D", "phase",
                  "picks_left", "current", "scores", "cum", "cumc", "T")
+    n: int
+    me: int
+    market: list[int]
+    lines: list[LineStats]
+    hands: list[list[int]]
+    jack: list[int]
+    deck: list[int]
+    D: int
+    phase: int
+    picks_left: int
+    current: int
+    scores: list[int]
+    cum: list[int]
+    cumc: list[list[int]]
+    T: int
 
     @classmethod
     def of_view(cls, view: LineItView) -> _Table:
+        """The table a player's view shows."""
         t = cls()
         t.n, t.me = view.num_players, view.seat
         t.market = list(view.market)
-        t.lines = [_Line(x) for x in view.lines]
+        t.lines = [LineStats.of(x) for x in view.lines]
         t.hands = [list(x) for x in view.hands]
         t.jack = [len(x) for x in view.jackpots]
         t.deck = view.deck_cards()
-        t.phase, t.picks_left, t.current = view.phase, view.picks_left, view.current
-        t.scores = [len(view.scored[s]) + sum(view.tokens[s]) for s in range(t.n)]
+        t.phase, t.picks_left, t.current = PHASES.index(view.phase), view.picks_left, view.current
+        t.scores = [score(view.scored[s], view.tokens[s]) for s in range(t.n)]
         t._finish()
         return t
 
     @classmethod
     def of_state(cls, state: State, player: int) -> _Table:
+        """The table of a (sampled) state, as ``player`` sees it (only the deck order is hidden)."""
         t = cls()
         t.n, t.me = state.n, player
         t.market = list(state.market)
-        t.lines = [_Line(x) for x in state.lines]
+        t.lines = [LineStats.of(x) for x in state.lines]
         t.hands = [list(x) for x in state.hands]
         t.jack = [len(x) for x in state.jackpots]
         t.deck = state.deck
-        t.phase, t.picks_left, t.current = PHASES[state.phase], state.picks_left, state.current
-        t.scores = [len(state.scored[s]) + sum(state.tokens[s]) for s in range(t.n)]
+        t.phase, t.picks_left, t.current = state.phase, state.picks_left, state.current
+        t.scores = [score(state.scored[s], state.tokens[s]) for s in range(t.n)]
         t._finish()
         return t
 
     def _finish(self) -> None:
+        """Count the deck's number cards (running totals) and the turns left."""
         self.D = len(self.deck)
         ind = [0] * (NUM_NUMBERS + 1)
         colind = [[0] * (NUM_NUMBERS + 1) for _ in range(4)]
         for c in self.deck:
             if c <= NUM_NUMBERS:
                 ind[c] = 1
-                colind[(c - 1) & 3][c] = 1
+                colind[colour_of(c)][c] = 1
         self.cum = list(accumulate(ind))
         self.cumc = [list(accumulate(x)) for x in colind]
-        # the player's turns after this round (a round starts while the deck holds n + 2)
-        self.T = self.D // (self.n + 2) if self.phase != "final" else 0
+        # the player's turns after this round (a round starts while the deck fills a market)
+        self.T = self.D // market_size(self.n) if self.phase != FINAL else 0
 
-    # supply: deck number cards strictly beyond x in direction d
     def beyond(self, x: int, d: int) -> int:
+        """Deck number cards strictly beyond ``x`` in direction ``d`` (+1 up, -1 down)."""
         cum = self.cum
         return cum[NUM_NUMBERS] - cum[x] if d > 0 else cum[x - 1]
 
     def beyond_col(self, k: int, x: int, d: int) -> int:
+        """Deck number cards of colour ``k`` strictly beyond ``x`` in direction ``d``."""
         cum = self.cumc[k]
         return cum[NUM_NUMBERS] - cum[x] if d > 0 else cum[x - 1]
 
 
-def _room_fraction(tab: _Table, ln: _Line) -> float:
+def _room_fraction(tab: _Table, ln: LineStats) -> float:
     """Fraction of the deck that still fits the line after its end (1 when unset)."""
     if ln.num == 0 or tab.D == 0:
         return 1.0 if tab.D else 0.0
@@ -258,7 +248,7 @@ def _room_fraction(tab: _Table, ln: _Line) -> float:
     return tab.beyond(ln.last, ln.dir) / tab.D
 
 
-def _supply(tab: _Table, ln: _Line) -> tuple[int, int]:
+def _supply(tab: _Table, ln: LineStats) -> tuple[int, int]:
     """(deck cards beyond the line's end, its direction: the roomier one if unset)."""
     if ln.num == 0:
         return tab.cum[NUM_NUMBERS], 0
@@ -270,6 +260,13 @@ def _supply(tab: _Table, ln: _Line) -> tuple[int, int]:
 
 # ----------------------------------------------------------------------------- planner
 _W_BLOCK = {2: 0.9, 3: 0.5, 4: 0.4, 5: 0.35}
+#: a colour count one card short of claiming that colour's jackpot
+_ONE_SHORT = JACKPOT_CLAIM - 1
+
+
+def _cards_seen(n: int) -> float:
+    """Market cards a player chooses from, on average over the seats of a round."""
+    return market_size(n) - (n - 1) / 2
 
 
 class _Planner:
@@ -280,9 +277,10 @@ class _Planner:
         self.seat = seat
         self.V, self.KEEP, self.ADDS, tmax = _TABLES[tab.n]
         self.T = min(tab.T, tmax)
-        self._rival = [any(tab.lines[s].col[c] == 2 for s in range(tab.n) if s != seat) for c in range(4)]
+        self._rival = [any(tab.lines[s].col[c] == _ONE_SHORT for s in range(tab.n) if s != seat)
+                       for c in range(4)]
 
-    def adds(self, ln: _Line) -> float:
+    def adds(self, ln: LineStats) -> float:
         """Expected further cards of the line if it is kept to the end."""
         if self.T <= 0:
             return 0.0
@@ -292,131 +290,133 @@ class _Planner:
             a = max(a, 1.0 + _lookup(self.ADDS, _F2, self.T - 1) if self.T > 1 else 1.0)
         return a
 
-    def line_value(self, ln: _Line, hand: list[int], keep: bool = False) -> float:
+    def line_value(self, ln: LineStats, hand: list[int], keep: bool = False) -> float:
         """Expected points still to come from the line, its Bet, colours and the hand."""
         tab, T = self.tab, self.T
-        k = min(ln.num, _KMAX)
         f = _room_fraction(tab, ln)
-        banked = max(ln.num - 3, 0)
         table = self.KEEP if keep else self.V
-        val = banked + (_lookup(table[k], f, T) if T > 0 else 0.0)
-        fitting_hand = [h for h in hand if h <= NUM_NUMBERS and ln.fits(h)]
+        val = ln.banked() + (_lookup(table[min(ln.num, _KMAX)], f, T) if T > 0 else 0.0)
+        fitting_hand = [h for h in hand if not is_bet(h) and ln.fits(h)]
         mu = self.adds(ln) + 0.8 * len(fitting_hand)
         if ln.bet:
-            v = ln.bet - 98
-            pw = _poisson_tail(mu, v - ln.after)
-            val += v * (2 * pw - 1)
-        # colours: a third card of a colour claims its jackpot
+            v = bet_value(ln.bet)
+            val += v * (2 * _poisson_tail(mu, v - ln.after) - 1)
         if T > 0 and ln.num >= 1:
-            s, d = _supply(tab, ln)
-            if s > 0:
-                for c in range(4):
-                    cnt = ln.col[c]
-                    if cnt >= 3:
-                        continue
-                    j = tab.jack[c] + 0.2 * min(T, 3)
-                    if self._rival[c]:
-                        j *= 0.5  # an opponent is one card away from it too
-                    sc = tab.beyond_col(c, ln.last, d) if d else tab.cumc[c][NUM_NUMBERS]
-                    share = sc / s
-                    pc = 1 - (1 - share) ** (1.4 * mu) if share > 0 else 0.0
-                    if cnt == 2:
-                        val += 0.35 * pc * j
-                    elif cnt == 1:
-                        val += 0.25 * pc * pc * j
+            val = self._colours(ln, mu, val)
         # hand: a buffer of cards to play later, at the risk of a forced new when full
         for h in hand:
-            if h > NUM_NUMBERS:
-                v = h - 98
-                if ln.bet:
-                    val += 0.15 * v if T > 6 else -0.1
-                else:
-                    val += v * (2 * _poisson_tail(mu, v) - 1) * 0.3 if T > 0 else 0.0
-            elif T > 0:
-                if ln.fits(h):
-                    # playing it later: one more card, but it uses up the room before it
-                    if ln.num >= 2:
-                        lost = tab.beyond(ln.last, ln.dir) - tab.beyond(h, ln.dir)
-                        val += 0.85 - 0.6 * min(lost / max(tab.D * 0.25, 1.0), 1.0)
-                    else:
-                        val += 0.6
-                else:
-                    val += 0.2  # a start for a later line
-        if len(hand) >= 2 and T > 0 and not fitting_hand and ln.num >= 1:
-            m = tab.n + 2 - (tab.n - 1) / 2
-            p = 1 - (1 - f) ** m
+            val += self._hand_card(ln, h, mu)
+        if len(hand) >= HAND_LIMIT and T > 0 and not fitting_hand and ln.num >= 1:
+            p = 1 - (1 - f) ** _cards_seen(tab.n)
             val -= 0.3 * (1 - p)
         return val
+
+    def _colours(self, ln: LineStats, mu: float, val: float) -> float:
+        """``val`` plus the chance of the card that claims each colour's jackpot."""
+        tab, T = self.tab, self.T
+        s, d = _supply(tab, ln)
+        if s <= 0:
+            return val
+        for c in range(4):
+            cnt = ln.col[c]
+            if cnt >= JACKPOT_CLAIM:
+                continue
+            j = tab.jack[c] + 0.2 * min(T, 3)
+            if self._rival[c]:
+                j *= 0.5  # an opponent is one card away from it too
+            sc = tab.beyond_col(c, ln.last, d) if d else tab.cumc[c][NUM_NUMBERS]
+            share = sc / s
+            pc = 1 - (1 - share) ** (1.4 * mu) if share > 0 else 0.0
+            if cnt == _ONE_SHORT:
+                val += 0.35 * pc * j
+            elif cnt == _ONE_SHORT - 1:
+                val += 0.25 * pc * pc * j
+        return val
+
+    def _hand_card(self, ln: LineStats, h: int, mu: float) -> float:
+        """What a card kept in hand is worth to the line."""
+        tab, T = self.tab, self.T
+        if is_bet(h):
+            v = bet_value(h)
+            if ln.bet:
+                return 0.15 * v if T > 6 else -0.1
+            return v * (2 * _poisson_tail(mu, v) - 1) * 0.3 if T > 0 else 0.0
+        if T <= 0:
+            return 0.0
+        if not ln.fits(h):
+            return 0.2  # a start for a later line
+        if ln.num < 2:
+            return 0.6
+        # playing it later: one more card, but it uses up the room before it
+        lost = tab.beyond(ln.last, ln.dir) - tab.beyond(h, ln.dir)
+        return 0.85 - 0.6 * min(lost / max(tab.D * 0.25, 1.0), 1.0)
 
     def threat(self, market: list[int]) -> float:
         """Points the next player to pick this round can claim from ``market``."""
         tab = self.tab
-        if tab.phase != "pick" or tab.picks_left <= 1:
+        if tab.phase != PICK or tab.picks_left <= 1:
             return 0.0
-        nxt = (self.seat + 1) % tab.n
-        ln = tab.lines[nxt]
+        ln = tab.lines[(self.seat + 1) % tab.n]
         best = 0.0
         for c in market:
-            if c > NUM_NUMBERS or not ln.fits(c):
+            if is_bet(c) or not ln.fits(c):
                 continue
-            k = (c - 1) & 3
-            if ln.col[k] == 2 and tab.jack[k] > 0:
+            k = colour_of(c)
+            if ln.col[k] == _ONE_SHORT and tab.jack[k] > 0:
                 best = max(best, float(tab.jack[k]))
         return best
 
     # ------------------------------------------------------------------ actions
     def values(self, legal: list[int]) -> list[float]:
-        tab, me = self.tab, self.seat
-        ln0 = tab.lines[me]
-        hand0 = tab.hands[me]
-        base_banked = max(ln0.num - 3, 0)
+        """The value of each legal action of the seat."""
         out = []
-        wb = _W_BLOCK.get(tab.n, 0.35)
-        T = self.T
         for a in legal:
-            if a == A_SCORE:
-                bet = 0.0
-                if ln0.bet:
-                    v = ln0.bet - 98
-                    bet = v if ln0.after >= v else -v
-                fresh = _Line(())
-                out.append(base_banked + bet + self.line_value(fresh, hand0) - 1e-3)
-                continue
-            if a == A_PASS:
-                out.append(self.line_value(ln0, hand0, keep=tab.phase == "score"))
-                continue
-            if a >= A_PLAY:
-                c = a - A_PLAY + 1
-                ln = ln0.copy()
-                k = ln.add(c)
-                gain = tab.jack[k] if k >= 0 else 0
-                hand = hand0[:]
-                hand.remove(c)
-                if T == 0 and c <= NUM_NUMBERS:
-                    gain += 1 if ln.num > 3 else 0
-                out.append(gain + self.line_value(ln, hand))
-                continue
-            mode, c = divmod(a, 103)
-            c += 1
-            market = tab.market[:]
-            market.remove(c)
-            block = wb * self.threat(market)
-            if mode == 0:
-                ln = ln0.copy()
-                k = ln.add(c)
-                gain = tab.jack[k] if k >= 0 else 0
-                out.append(gain + self.line_value(ln, hand0) - block)
-            elif mode == 1:
-                out.append(self.line_value(ln0, hand0 + [c]) - block)
+            kind, c = ACTIONS[a]
+            if kind == K_SCORE:
+                out.append(self._new_line(LineStats()) - 1e-3)
+            elif kind == K_PASS:
+                tab, me = self.tab, self.seat
+                out.append(self.line_value(tab.lines[me], tab.hands[me], keep=tab.phase == SCORE))
+            elif kind == K_PLAY:
+                out.append(self._play(c))
             else:
-                bet = 0.0
-                if ln0.bet:
-                    v = ln0.bet - 98
-                    bet = v if ln0.after >= v else -v
-                ln = _Line(())
-                ln.add(c)
-                out.append(base_banked + bet + self.line_value(ln, hand0) - block)
+                out.append(self._pick(kind, c))
         return out
+
+    def _new_line(self, ln: LineStats) -> float:
+        """The line scored (its banked cards and Bet), then ``ln`` the new line."""
+        old = self.tab.lines[self.seat]
+        return old.banked() + old.bet_token() + self.line_value(ln, self.tab.hands[self.seat])
+
+    def _play(self, c: int) -> float:
+        """``play c``: the hand card onto the line (the last chance to bank in the final phase)."""
+        tab = self.tab
+        ln = tab.lines[self.seat].copy()
+        k = ln.add(c)
+        gain = tab.jack[k] if k >= 0 else 0
+        hand = tab.hands[self.seat][:]
+        hand.remove(c)
+        if self.T == 0 and not is_bet(c):
+            gain += 1 if ln.num > DISCARDED_PER_LINE else 0
+        return gain + self.line_value(ln, hand)
+
+    def _pick(self, kind: int, c: int) -> float:
+        """``pick c line|hand|new``, less what it leaves the next player to claim."""
+        tab = self.tab
+        market = tab.market[:]
+        market.remove(c)
+        block = _W_BLOCK.get(tab.n, 0.35) * self.threat(market)
+        ln0, hand0 = tab.lines[self.seat], tab.hands[self.seat]
+        if kind == K_LINE:
+            ln = ln0.copy()
+            k = ln.add(c)
+            gain = tab.jack[k] if k >= 0 else 0
+            return gain + self.line_value(ln, hand0) - block
+        if kind == K_HAND:
+            return self.line_value(ln0, hand0 + [c]) - block
+        ln = LineStats()
+        ln.add(c)
+        return self._new_line(ln) - block
 
     def equity(self) -> float:
         """Expected final score of the seat (score + what its line and hand still bring)."""
@@ -425,76 +425,71 @@ class _Planner:
 
 
 # ----------------------------------------------------------------------------- greedy
+def _fit_room(ln: LineStats) -> int:
+    """Values still beyond the line's end in its direction (99 while it has none)."""
+    if ln.num < 2:
+        return NUM_NUMBERS - 1
+    return (NUM_NUMBERS - ln.last) if ln.dir > 0 else (ln.last - 1)
+
+
+def _step_cost(ln: LineStats, c: int) -> float:
+    """Penalty of putting number ``c`` on the line (0 good .. ~1.5 bad)."""
+    if ln.num == 0:
+        return 0.3 * (1 - abs(c - 50.5) / 49.5)
+    if ln.num == 1:
+        room = (NUM_NUMBERS - ln.last) if c > ln.last else (ln.last - 1)
+        gap = abs(c - ln.last) - 1
+        return 1.2 * gap / max(room, 1) + 0.3 * (1 - room / 99)
+    room = _fit_room(ln)
+    gap = abs(c - ln.last) - 1
+    return 1.2 * gap / max(room, 1)
+
+
+def _greedy_number(tab: _Table, kind: int, c: int) -> float:
+    """Level 1 value of putting number card ``c`` on the line, in hand, or on a new line."""
+    ln0 = tab.lines[tab.me]
+    if kind in (K_LINE, K_PLAY):
+        ln = ln0.copy()
+        k = ln.add(c)
+        return 1.0 + (tab.jack[k] if k >= 0 else 0) - _step_cost(ln0, c)
+    if kind == K_HAND:
+        fit = ln0.fits(c) and ln0.num >= 2
+        return (0.4 - 0.3 * _step_cost(ln0, c) if fit else 0.05) - 0.1 * len(tab.hands[tab.me])
+    return -1.0 - _step_cost(LineStats(), c)
+
+
+def _greedy_bet(tab: _Table, kind: int, c: int) -> float:
+    """Level 1 value of putting Bet ``c`` on the line, in hand, or on a new line."""
+    ln0 = tab.lines[tab.me]
+    if kind == K_PLAY:
+        return 1.0 + bet_value(c) * 0.3 if ln0.num <= 2 else 0.2
+    if kind == K_LINE:
+        return 0.6 * bet_value(c) if _fit_room(ln0) > 50 else -0.5
+    return 0.1 if kind == K_HAND else -1.0
+
+
 def _greedy_values(tab: _Table, legal: list[int]) -> list[float]:
     """Level 1: this turn alone, distances in card values (no counting)."""
-    me = tab.me
-    ln0 = tab.lines[me]
-    hand0 = tab.hands[me]
+    ln0 = tab.lines[tab.me]
     out = []
-
-    def step_cost(ln: _Line, c: int) -> float:
-        """Penalty of putting number ``c`` on the line (0 good .. ~1.5 bad)."""
-        if ln.num == 0:
-            return 0.3 * (1 - abs(c - 50.5) / 49.5)
-        if ln.num == 1:
-            room = (NUM_NUMBERS - ln.last) if c > ln.last else (ln.last - 1)
-            gap = abs(c - ln.last) - 1
-            return 1.2 * gap / max(room, 1) + 0.3 * (1 - room / 99)
-        room = (NUM_NUMBERS - ln.last) if ln.dir > 0 else (ln.last - 1)
-        gap = abs(c - ln.last) - 1
-        return 1.2 * gap / max(room, 1)
-
-    def fit_room(ln: _Line) -> int:
-        if ln.num < 2:
-            return 99
-        return (NUM_NUMBERS - ln.last) if ln.dir > 0 else (ln.last - 1)
-
     for a in legal:
-        if a == A_SCORE:
-            room = fit_room(ln0)
-            out.append(1.0 if ln0.num >= 6 and room < 12 or (ln0.bet and ln0.after >= ln0.bet - 98 and room < 8)
-                       else 0.0)
-        elif a == A_PASS:
+        kind, c = ACTIONS[a]
+        if kind == K_SCORE:
+            room = _fit_room(ln0)
+            out.append(1.0 if ln0.num >= 6 and room < 12 or (ln0.bet_token() > 0 and room < 8) else 0.0)
+        elif kind == K_PASS:
             out.append(0.5)
-        elif a >= A_PLAY:
-            c = a - A_PLAY + 1
-            if c > NUM_NUMBERS:
-                out.append(1.0 + (c - 98) * 0.3 if ln0.num <= 2 else 0.2)
-                continue
-            ln = ln0.copy()
-            k = ln.add(c)
-            out.append(1.0 + (tab.jack[k] if k >= 0 else 0) - step_cost(ln0, c))
+        elif is_bet(c):
+            out.append(_greedy_bet(tab, kind, c))
         else:
-            mode, c = divmod(a, 103)
-            c += 1
-            if c > NUM_NUMBERS:
-                v = c - 98
-                if mode == 0:
-                    out.append(0.6 * v if fit_room(ln0) > 50 else -0.5)
-                elif mode == 1:
-                    out.append(0.1)
-                else:
-                    out.append(-1.0)
-                continue
-            if mode == 0:
-                ln = ln0.copy()
-                k = ln.add(c)
-                out.append(1.0 + (tab.jack[k] if k >= 0 else 0) - step_cost(ln0, c))
-            elif mode == 1:
-                fit = ln0.fits(c) and ln0.num >= 2
-                out.append((0.4 - 0.3 * step_cost(ln0, c) if fit else 0.05) - 0.1 * len(hand0))
-            else:
-                out.append(-1.0 - step_cost(_Line(()), c))
+            out.append(_greedy_number(tab, kind, c))
     return out
 
 
 # ----------------------------------------------------------------------------- reasons
 def _dir_word(d: int) -> str:
+    """The word of a line direction."""
     return "ascending" if d > 0 else "descending"
-
-
-def _card(c: int) -> str:
-    return f"B{c - 98}" if c > NUM_NUMBERS else str(c)
 
 
 class LineItKnowledge(Knowledge):
@@ -503,17 +498,14 @@ class LineItKnowledge(Knowledge):
     env_name = "lineit_v0"
 
     # ------------------------------------------------------------------ scores
-    def scores(self, game: Any, view: LineItView, legal: list[int], level: int) -> np.ndarray:
+    def scores(self, game: Game[Any, Any], view: LineItView, legal: list[int], level: int) -> np.ndarray:
+        """Level 1: greedy values of this turn; level 2: the planner's position values."""
         tab = _Table.of_view(view)
-        return np.asarray(self._values(tab, legal, level), float)
-
-    @staticmethod
-    def _values(tab: _Table, legal: list[int], level: int) -> list[float]:
         if level <= 1:
-            return _greedy_values(tab, legal)
-        return _Planner(tab, tab.me).values(legal)
+            return np.asarray(_greedy_values(tab, legal), float)
+        return np.asarray(_Planner(tab, tab.me).values(legal), float)
 
-    def rollout_action(self, game: Any, state: Any, rng: np.random.Generator) -> int:
+    def rollout_action(self, game: Game[Any, Any], state: State, rng: np.random.Generator) -> int:
         """Greedy move of the player to move, read straight off the (sampled) state.
 
         Line-it hides only the deck order, which the heuristics never use, so the state
@@ -527,7 +519,8 @@ class LineItKnowledge(Knowledge):
         return legal[_argmax_random(sc, rng)]
 
     # ------------------------------------------------------------------ evaluate
-    def evaluate(self, game: Any, state: State, player: int) -> float:
+    def evaluate(self, game: Game[Any, Any], state: State, player: int) -> float:
+        """The lead of ``player``'s expected final score over the best rival's, squashed by tanh."""
         n = state.n
         tabs = _Table.of_state(state, player)
         eq = [_Planner(tabs, s).equity() for s in range(n)]
@@ -535,80 +528,78 @@ class LineItKnowledge(Knowledge):
         return float(math.tanh((eq[player] - best_other) / 6.0))
 
     # ------------------------------------------------------------------ reasons
-    def reason(self, game: Any, view: LineItView, action: int) -> str:
+    def reason(self, game: Game[Any, Any], view: LineItView, action: int) -> str:
+        """Why ``action`` is worth playing, in the words of the planner's terms."""
         tab = _Table.of_view(view)
-        me = tab.me
-        ln = tab.lines[me]
-        hand = tab.hands[me]
-        pl = _Planner(tab, me)
-        a = int(action)
-        if a == A_SCORE:
-            return self._score_reason(tab, pl, ln)
-        if a == A_PASS:
-            return self._pass_reason(tab, pl, ln, hand)
-        if a >= A_PLAY:
-            c = a - A_PLAY + 1
-            return f"play {_card(c)} from hand: " + self._line_words(tab, ln, c)
-        mode, c = divmod(a, 103)
-        c += 1
-        rest = tab.market[:]
-        rest.remove(c)
-        block = self._block_words(tab, pl, c)
-        if mode == 0:
-            text = f"pick {_card(c)} line: " + self._line_words(tab, ln, c)
-        elif mode == 1:
-            text = f"pick {_card(c)} hand: " + self._hand_words(tab, ln, c)
+        ln = tab.lines[tab.me]
+        pl = _Planner(tab, tab.me)
+        kind, c = ACTIONS[int(action)]
+        if kind == K_SCORE:
+            return self._score_reason(tab, ln)
+        if kind == K_PASS:
+            return self._pass_reason(tab, pl, ln, tab.hands[tab.me])
+        if kind == K_PLAY:
+            return f"play {card_text(c)} from hand: " + self._line_words(tab, ln, c)
+        if kind == K_LINE:
+            text = f"pick {card_text(c)} line: " + self._line_words(tab, ln, c)
+        elif kind == K_HAND:
+            text = f"pick {card_text(c)} hand: " + self._hand_words(ln, c)
         else:
-            banked = max(ln.num - 3, 0)
-            text = (f"pick {_card(c)} new: no market card fits the line or the full hand; scores "
-                    f"the line ({ln.num} number cards, banks {banked}"
-                    + (self._bet_words(ln) if ln.bet else "") + f") and starts a new line at {_card(c)}")
-        return text + block
+            text = (f"pick {card_text(c)} new: no market card fits the line or the full hand; scores "
+                    f"the line ({ln.num} number cards, banks {ln.banked()}"
+                    + (self._bet_words(ln) if ln.bet else "") + f") and starts a new line at {card_text(c)}")
+        return text + self._block_words(tab, pl, c)
 
     @staticmethod
-    def _bet_words(ln: _Line) -> str:
-        v = ln.bet - 98
-        return f", wins the B{v} bet" if ln.after >= v else f", loses the B{v} bet ({ln.after} of {v} after it)"
+    def _bet_words(ln: LineStats) -> str:
+        """Whether scoring the line wins or loses its Bet."""
+        v = bet_value(ln.bet)
+        if ln.bet_token() > 0:
+            return f", wins the B{v} bet"
+        return f", loses the B{v} bet ({ln.after} of {v} after it)"
 
-    def _line_words(self, tab: _Table, ln: _Line, c: int) -> str:
-        if c > NUM_NUMBERS:
-            v = c - 98
-            pl = _Planner(tab, tab.me)
-            mu = pl.adds(ln)
+    def _line_words(self, tab: _Table, ln: LineStats, c: int) -> str:
+        """What putting ``c`` at the end of the line does."""
+        if is_bet(c):
+            v = bet_value(c)
+            mu = _Planner(tab, tab.me).adds(ln)
             pw = _poisson_tail(mu, v)
             return (f"bets that {v} or more number cards follow; about {mu:.1f} more are expected "
                     f"to fit ({100 * pw:.0f}% to win +{v}, else -{v})")
         after = ln.copy()
         k = after.add(c)
-        parts = []
-        if ln.num == 0:
-            side = "ascend" if c <= 50 else "descend"
-            parts.append(f"starts the line at {c}, room to {side} ({max(c - 1, 100 - c)} values)")
-        elif ln.num == 1:
-            parts.append(f"sets the line {_dir_word(after.dir)} from {ln.last} with a gap of "
-                         f"{abs(c - ln.last) - 1}, {tab.beyond(c, after.dir)} deck cards still fit")
-        else:
-            parts.append(f"keeps the {_dir_word(ln.dir)} line with a gap of {abs(c - ln.last) - 1}, "
-                         f"{tab.beyond(c, ln.dir)} deck cards still fit after it")
+        parts = [self._direction_words(tab, ln, after, c)]
+        col = colour_of(c)
         if k >= 0:
             parts.append(f"third {COLOUR_KEYS[k]} card claims the {COLOUR_KEYS[k]} jackpot "
                          f"({tab.jack[k]} cards)")
-        elif c <= NUM_NUMBERS:
-            col = (c - 1) & 3
-            if after.col[col] == 2 and tab.jack[col] > 0:
-                parts.append(f"second {COLOUR_KEYS[col]} card: the next one claims the "
-                             f"{COLOUR_KEYS[col]} jackpot ({tab.jack[col]} cards)")
-        if ln.bet and c <= NUM_NUMBERS:
-            v = ln.bet - 98
-            if after.after == v:
-                parts.append(f"completes the B{v} bet")
+        elif after.col[col] == _ONE_SHORT and tab.jack[col] > 0:
+            parts.append(f"second {COLOUR_KEYS[col]} card: the next one claims the "
+                         f"{COLOUR_KEYS[col]} jackpot ({tab.jack[col]} cards)")
+        if ln.bet and after.after == bet_value(ln.bet):
+            parts.append(f"completes the {card_text(ln.bet)} bet")
         return ", ".join(parts)
 
-    def _hand_words(self, tab: _Table, ln: _Line, c: int) -> str:
-        if c > NUM_NUMBERS:
+    @staticmethod
+    def _direction_words(tab: _Table, ln: LineStats, after: LineStats, c: int) -> str:
+        """How number ``c`` starts, sets or keeps the line's direction."""
+        if ln.num == 0:
+            side = "ascend" if c <= NUM_NUMBERS // 2 else "descend"
+            return f"starts the line at {c}, room to {side} ({max(c - 1, NUM_NUMBERS - c)} values)"
+        if ln.num == 1:
+            return (f"sets the line {_dir_word(after.dir)} from {ln.last} with a gap of "
+                    f"{abs(c - ln.last) - 1}, {tab.beyond(c, after.dir)} deck cards still fit")
+        return (f"keeps the {_dir_word(ln.dir)} line with a gap of {abs(c - ln.last) - 1}, "
+                f"{tab.beyond(c, ln.dir)} deck cards still fit after it")
+
+    @staticmethod
+    def _hand_words(ln: LineStats, c: int) -> str:
+        """What keeping ``c`` in hand is for."""
+        if is_bet(c):
             if ln.bet:
                 return "the line already holds a Bet; keeps the Bet for the next line"
-            return f"keeps the B{c - 98} bet for a fresh line with room for {c - 98} cards after it"
+            v = bet_value(c)
+            return f"keeps the B{v} bet for a fresh line with room for {v} cards after it"
         if ln.num >= 2 and ln.fits(c):
             return (f"keeps {c} as a buffer: it fits the {_dir_word(ln.dir)} line later, when the "
                     "market offers nothing closer")
@@ -620,47 +611,59 @@ class LineItKnowledge(Knowledge):
                     f"after {ln.last}")
         return f"keeps {c} in hand to start or extend a line later"
 
-    def _block_words(self, tab: _Table, pl: _Planner, c: int) -> str:
-        if tab.phase != "pick" or tab.picks_left <= 1:
+    @staticmethod
+    def _block_words(tab: _Table, pl: _Planner, c: int) -> str:
+        """Whether taking ``c`` denies the next player a jackpot."""
+        if tab.phase != PICK or tab.picks_left <= 1:
             return ""
         before = pl.threat(tab.market)
         rest = tab.market[:]
         rest.remove(c)
         if before > 0 and pl.threat(rest) < before:
             nxt = (tab.me + 1) % tab.n
-            k = (c - 1) & 3
+            k = colour_of(c)
             return (f"; also denies player_{nxt} the {COLOUR_KEYS[k]} jackpot "
                     f"({tab.jack[k]} cards)")
         return ""
 
-    def _score_reason(self, tab: _Table, pl: _Planner, ln: _Line) -> str:
-        banked = max(ln.num - 3, 0)
-        text = f"score: the line has {ln.num} number cards, banks {banked}"
+    def _score_reason(self, tab: _Table, ln: LineStats) -> str:
+        """Why score the line now."""
+        text = f"score: the line has {ln.num} number cards, banks {ln.banked()}"
         if ln.bet:
             text += self._bet_words(ln)
-        if ln.num <= 3:
+        if ln.num <= DISCARDED_PER_LINE:
             text += " (the first three are always discarded, so this wastes them)"
         else:
             s, d = _supply(tab, ln)
             if d:
                 text += f"; only {s} deck cards still fit beyond {ln.last}"
-            if len(tab.hands[tab.me]) >= 2:
+            if len(tab.hands[tab.me]) >= HAND_LIMIT:
                 text += ", and with a full hand a forced new is near"
         return text
 
-    def _pass_reason(self, tab: _Table, pl: _Planner, ln: _Line, hand: list[int]) -> str:
-        if tab.phase == "play":
-            return "pass: keeps the hand card(s) " + ", ".join(_card(h) for h in hand) + \
-                " for a better moment; playing now would use up room on the line"
-        if tab.phase == "final":
+    @staticmethod
+    def _pass_reason(tab: _Table, pl: _Planner, ln: LineStats, hand: list[int]) -> str:
+        """Why play nothing or keep the line open."""
+        if tab.phase == PLAY:
+            return ("pass: keeps the hand card(s) " + ", ".join(card_text(h) for h in hand)
+                    + " for a better moment; playing now would use up room on the line")
+        if tab.phase == FINAL:
             return "pass: no hand card adds anything at the end"
         s, d = _supply(tab, ln)
         mu = pl.adds(ln)
         text = f"pass: keeps the line of {ln.num} number cards open"
         if d:
             text += f"; {s} deck cards still fit beyond {ln.last} (about {mu:.1f} more expected)"
-        if ln.bet and ln.after < ln.bet - 98:
-            text += f"; the B{ln.bet - 98} bet still needs {ln.bet - 98 - ln.after} cards"
-        elif ln.num < 4:
+        if ln.bet and ln.bet_token() < 0:
+            text += f"; the {card_text(ln.bet)} bet still needs {bet_value(ln.bet) - ln.after} cards"
+        elif ln.num <= DISCARDED_PER_LINE:
             text += "; scoring now would discard all of it"
         return text
+
+
+#: the game's entry in the agents package (named by its registry entry in cardenvs.registry)
+SPEC = GameAgents(
+    knowledge=LineItKnowledge,
+    cast=("Juno", "Kit", "Lou", "Max"),
+    expert_budget={"simulations": 48, "depth": 16, "max_candidates": 6},
+)

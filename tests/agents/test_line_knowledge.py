@@ -102,7 +102,8 @@ def test_take_beats_draw_and_reasons_for_both() -> None:
 def test_places_a_drawn_card_and_discards() -> None:
     game = _game()
     rows = [["5s", "6s", "7s"], ["Kc", "Kh"], ["2d", "3d"], ["9h", "9c"]]
-    s = _state(game, rows, [["Ac", "4h"], ["3c", "4c", "6c"]], discard=["Qh"], phase="place_drawn", pending="8s")
+    s = _state(game, rows, [["Ac", "4h"], ["3c", "4c", "6c"]], discard=["Qh"], phase="place_drawn",
+               pending="8s")
     assert _pick(game, s, "planner") == "play 8s r1"
     assert "must go down" in _reason(game, s, "play 8s r1")
     hand = ["Ac", "2h", "4h", "Qd", "Jd", "3s", "5c", "Ts"]
@@ -203,9 +204,10 @@ def test_search_samples_are_valid_and_keep_low_cards() -> None:
                     assert game.view(back, p) == view
                     assert game.legal_actions(w) == game.legal_actions(s)
                     opp = [c for q in range(players) if q != p for c in w.hands[q]]
-                    kept += [game._values[c] for c in opp if c != 52]
+                    kept += [game.card_values[c] for c in opp if c != 52]
                     u = game.sample_state(view, np.random.default_rng(k))
-                    uniform += [game._values[c] for q in range(players) if q != p for c in u.hands[q] if c != 52]
+                    uniform += [game.card_values[c] for q in range(players) if q != p
+                                for c in u.hands[q] if c != 52]
                 w1 = know.sample_state(game, view, np.random.default_rng(7))
                 w2 = know.sample_state(game, view, np.random.default_rng(7))
                 assert game.to_json(w1) == game.to_json(w2)
@@ -231,9 +233,9 @@ def test_outcome_keeps_the_sign_of_the_result_and_grades_the_margin() -> None:
 
 def test_expert_searches_and_is_fast_enough() -> None:
     # the expert is a real search over several candidates, well under 200 ms a move
-    from agents.ladder import EXPERT_BUDGET
+    from agents.games.line import SPEC
 
-    budget = EXPERT_BUDGET["line_v0"]
+    budget = SPEC.expert_budget
     assert budget["max_candidates"] >= 3 and budget.get("paired")
     game = _game(2)
     agent = agents.make_agent("line_v0", "expert", seed=0)

@@ -32,7 +32,7 @@ def test_direction_is_set_by_numbers_and_ignores_the_bet() -> None:
         "pick 5 hand", "pick 20 hand", "pick 30 hand", "pick B3 hand",
     }
     play(g, st, "pick 20 line")
-    assert st.lines[0] == [10, 102, 20] and st.ldir[0] == 1
+    assert st.lines[0] == [10, 102, 20] and st.stats[0].dir == 1
     # empty hand: the play step (pass only) is skipped
     assert st.phase == SCORE and legal(g, st) == {"score", "pass"}
     play(g, st, "pass")
@@ -113,7 +113,7 @@ def test_new_line_counts_afresh_round_end_feeds_jackpots_first_rotates() -> None
     g, st = load(position(2, deck=deck, market=[37, 2, 3, 4], lines=[[41, 45, 49], []],
                           hands=[[60, 64], []], jackpots={"red": [21]}))
     play(g, st, "pick 37 new", "pass", "pass")
-    assert st.lines[0] == [37] and st.lcol[0] == [1, 0, 0, 0]
+    assert st.lines[0] == [37] and st.stats[0].col == [1, 0, 0, 0]
     assert st.discarded[-3:] == [41, 45, 49]
     play(g, st, "pick 2 line", "pass")
     # round end: leftovers 3 (green) and 4 (yellow) under their jackpots; first moves on
