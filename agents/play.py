@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
@@ -87,8 +88,7 @@ class TerminalPlayer:
             self._show(game, legal)
             return None
         if low == "rules":
-            self.out.write(f"  the rules of {cardenvs.entry(self.env_name).title}: "
-                           f"docs/rules/{game.name}.md in the repository\n")
+            self.out.write(rules_text(game.name, cardenvs.entry(self.env_name).title) + "\n")
             return None
         if low == "hint":
             self._hint(game, view, legal)
@@ -108,6 +108,21 @@ class TerminalPlayer:
             if adv.equals:
                 others = ", ".join(f"[{legal.index(game.str_to_action(m)) + 1}] {m}" for m in adv.equals)
                 self.out.write(f"       equally good: {others}\n")
+
+
+RULES_DIR = Path(cardenvs.__file__).resolve().parents[1] / "docs" / "rules"
+
+
+def rules_text(name: str, title: str) -> str:
+    """The rules for a player of game ``name`` (section 1 of ``docs/rules/<name>.md``)."""
+    path = RULES_DIR / f"{name}.md"
+    if not path.exists():
+        return f"  the rules of {title} are in docs/rules/{name}.md of the cardenvs repository"
+    text = path.read_text()
+    start = text.find("## 1.")
+    end = text.find("\n## 2.", start)
+    body = text[start:end] if start >= 0 else text
+    return body.strip() + f"\n\n(all of it, with the notation and positions: {path})"
 
 
 def _parse_move(game: Game[Any, Any], legal: list[int], line: str) -> int:

@@ -1,4 +1,4 @@
-"""Line: spatial rummy on a shared 4x4 grid, 2-4 players (RULES.md section 1).
+"""Line: spatial rummy on a shared 4x4 grid, 2-4 players (docs/rules/line.md).
 
 Every player adds cards to one shared grid of 4 rows of 4 squares; each row must stay
 finishable as a run (four consecutive ranks of one suit, ace low) or a set (four of a
@@ -30,7 +30,7 @@ the lowest hand total wins.
 | illegal_action | "raise" | "raise", "terminate" | stepping an illegal action: raise `IllegalActionError` and change nothing, or (PettingZoo classic's policy) end the game with `illegal_reward` to the offender, 0 to the others, and `infos[a]["illegal_action_by"]` |
 | illegal_reward | -1.0 | a number | the offender's reward under `illegal_action="terminate"` |
 
-`reset(seed=..., options={"state": <RULES.md JSON>})` starts from a position; the JSON's
+`reset(seed=..., options={"state": <position JSON>})` starts from a position; the JSON's
 `num_players` and `options` must match the environment's.
 
 ## Observation
@@ -88,7 +88,7 @@ joker `joker_points`).  Lowest total wins; ties go to fewer cards; still tied, s
 Empty while the game runs.  At the end, per seat: `hand_total`, `hand_size` and
 `winners` (list of winning seats).
 
-## Rule decisions (where RULES.md leaves room)
+## Rule decisions (where docs/rules/line.md leaves room)
 
 * The drawn card that must go down (`pending`) is visible to every seat.
 * `over` is also the phase of a position where the player to move is forced, cannot
@@ -98,7 +98,7 @@ Empty while the game runs.  At the end, per seat: `hand_total`, `hand_size` and
   that can go down and a hand with no play/upgrade/shift (the player was forced);
   `discard` needs 8 cards of which one is unplayable and the other 7 give no move;
   `over` needs a full grid or a stuck player to move; `turn` needs a legal move.
-* Known jokers are not in RULES.md's schema: `state_json()` adds the optional key `known_jokers` (per seat) when any are known, and a position without it knows none.
+* Known jokers are not in the position format (docs/rules/): `state_json()` adds the optional key `known_jokers` (per seat) when any are known, and a position without it knows none.
 * `sample_state` keeps what is public: a player who drew or is stuck holds no card
   with a move; a player to move with an empty pile and no take holds one.
 * An upgrade's freed joker may go to any other row with an empty square and no joker

@@ -1,4 +1,4 @@
-"""Line-it (PettingZoo AEC), RULES.md section 2: build ascending or descending lines of
+"""Line-it (PettingZoo AEC), docs/rules/lineit.md: build ascending or descending lines of
 number cards, bank them, chase colour jackpots and win Bets.
 
 | property | value |
@@ -76,7 +76,7 @@ by `card_line_pos` (numbers) and `line_bet_pos` (its Bet, whose kind is the
 
 ## Turn structure and rule decisions
 * A turn: pick (compulsory), then play (only offered when a hand card fits the line),
-  then score (only offered when the line is not empty). **Decision (RULES.md):** a step
+  then score (only offered when the line is not empty). **Decision (docs/rules/lineit.md):** a step
   whose only legal move would be `pass` is skipped, also in the final phase (a player
   with no fitting hand card is passed over; if nobody can play, every line is scored at
   once and the game ends).
@@ -95,7 +95,7 @@ by `card_line_pos` (numbers) and `line_bet_pos` (its Bet, whose kind is the
   market (deck < players + 2) starts the final phase instead: the deck goes away the
   same way, then from that round's first player (already moved on one seat) each player may `play` one fitting hand
   card (a jackpot claim counts) or `pass`, then every line is scored.
-* JSON (`state_json()`, `reset(options={"state": ...})`): RULES.md's schema; in the final
+* JSON (`state_json()`, `reset(options={"state": ...})`): the position format (docs/rules/); in the final
   phase `picks_left` counts the seats still to act (current included); at `over`,
   `current` is `null` and `picks_left` 0.
 

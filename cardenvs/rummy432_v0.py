@@ -1,6 +1,6 @@
 """Rummy 4x3x2's (``rummy432_v0``): collect groups of one rank, PettingZoo AEC.
 
-Rules: RULES.md section 3 (the players' text is ``seeds/004_…``).  Each turn a player
+Rules: docs/rules/rummy432.md (the players' text is ``seeds/004_…``).  Each turn a player
 picks up one card (``draw`` from the face-down pile or ``take`` the face-up top
 discard), then throws one face up (``throw``) or throws it and finishes (``finish``,
 only when every card kept is in an allowed group).  After a finish every other player
@@ -107,7 +107,7 @@ Text: `draw` · `take` · `throw 7h` · `finish 7h` (`10h` is read as `Th`).  Th
 taken from the discard can be neither thrown nor the finishing throw.  A player facing
 an empty face-down pile can only `take`.
 
-## Rules decided here (RULES.md section 3 and its Decisions)
+## Rules decided here (docs/rules/rummy432.md and its Decisions)
 
 * Grouping: each rank's cards form one group of the largest allowed size they reach
   (three-pack: four of a rank = a group of 3 and 1 loose; mixed: 4 of a rank = a group
@@ -150,7 +150,7 @@ Every other step gives `{}`.
 
 ## State JSON
 
-RULES.md's schema.  Optional extra keys, written by `state_json()`: `round` (round
+the position format (docs/rules/).  Optional extra keys, written by `state_json()`: `round` (round
 number, default 1) and `turn` (turns completed in this round, default 0); and
 `options.max_turns_per_round` (only written when not 1000).  `last_turns_left` lists
 the seats still owed a last turn, the seat whose last turn is in progress first.  When

@@ -66,7 +66,7 @@ This notebook is a tour of the three `cardenvs` environments:
 
 1. make each environment and play a random game with the PettingZoo AEC loop;
 2. draw the table (a picture when the environment has `render_mode="rgb_array"`, else text);
-3. load an exact position from RULES.md JSON with `reset(options={"state": ...})`;
+3. load an exact position from position JSON with `reset(options={"state": ...})`;
 4. speak move notation with `action_to_str` / `str_to_action`;
 5. read the observation table (`Game.OBS_FIELDS`) and decode an observation (`Game.decode`).
 
@@ -130,7 +130,7 @@ show(env, title=f"{name}: the end of a random game")
         md("""
 ## 2. The table from one seat, and move notation
 
-`render_viewer=0` shows only what `player_0` may see. Each action id has a RULES.md
+`render_viewer=0` shows only what `player_0` may see. Each action id has a docs/rules/
 move text: `env.unwrapped.action_to_str(a)`, and back with `str_to_action(text)`.
 """),
         code("""
@@ -161,9 +161,9 @@ except ValueError as err:
     print(f"action {illegal}: {err}")
 """),
         md("""
-## 3. Positions from RULES.md JSON
+## 3. Positions from position JSON
 
-`env.unwrapped.state_json()` gives the current position in RULES.md's JSON schema, and
+`env.unwrapped.state_json()` gives the current position in the position format (docs/rules/), and
 `env.reset(options={"state": position})` starts from one. Here is a hand-made Rummy
 4x3x2's position (two players): `player_0` holds four sevens, two queens and a loose 5s
 and 9h; the face-up discard is the 5h. Taking it and throwing the 9h finishes

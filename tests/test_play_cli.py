@@ -262,3 +262,12 @@ def test_rummy_rounds_end_with_a_summary_of_every_hand() -> None:
     assert all(f"player_{i} " in first for i in range(3))  # every hand is shown ...
     assert "groups " in first and "<- wins the round" in first  # ... its groups, the winner
     assert "why: " in first and "rounds won: You " in first
+
+
+@pytest.mark.parametrize("env_name", ENVS)
+def test_rules_command_prints_the_rules_for_a_player(env_name: str) -> None:
+    rc, text = run(env_name, "rules\nquit\n")
+    assert rc == 1
+    reply = answers(text)[0]
+    assert "## 1. The rules for a player" in reply and "## 2." not in reply
+    assert f"docs/rules/{cardenvs.game_class(env_name).name}.md" in reply

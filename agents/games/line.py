@@ -1,4 +1,4 @@
-"""Strategic knowledge of Line (RULES.md section 1): heuristics, reasons, evaluation.
+"""Strategic knowledge of Line (docs/rules/line.md): heuristics, reasons, evaluation.
 
 Everything here reads a :class:`~cardenvs.line.rules.LineView` (never a full state),
 except :meth:`LineKnowledge.evaluate` and :meth:`LineKnowledge.rollout_action`, which

@@ -1,5 +1,5 @@
 """Line-it strategic knowledge: greedy and planning heuristics, the coach's reasons and
-the evaluation that cuts the expert's rollouts short (RULES.md section 2).
+the evaluation that cuts the expert's rollouts short (docs/rules/lineit.md).
 
 Everything but the deck order is public in Line-it, so the set of cards still in the
 deck is known (:meth:`LineItView.deck_cards`); the heuristics count it.

@@ -1,4 +1,4 @@
-"""Strategic knowledge of Rummy 4x3x2's (RULES.md section 3): the ladder's heuristics,
+"""Strategic knowledge of Rummy 4x3x2's (docs/rules/rummy432.md): the ladder's heuristics,
 the coach's reasons and the evaluation that cuts the expert's rollouts short.
 
 Suits never matter in this game, only ranks (and each rank's card value), so the

@@ -1,4 +1,4 @@
-"""Standard playing cards as small ints, and the shared card notation of RULES.md.
+"""Standard playing cards as small ints, and the shared card notation (docs/rules/).
 
 A card is an int ``0..51``: ``(rank - 1) * 4 + suit`` with suits in suit order
 ``c d h s`` (0..3) and ranks ``A=1 … K=13``.  The Line joker is :data:`JOKER` (52).

@@ -236,15 +236,15 @@ class CardGameEnv(AECEnv):
         return self.game.legal_actions(self.state)
 
     def action_to_str(self, action: int) -> str:
-        """RULES.md move text of an action id."""
+        """The move text (the game's notation) of an action id."""
         return self.game.action_to_str(int(action))
 
     def str_to_action(self, text: str) -> int:
-        """Action id of RULES.md move text (``ValueError`` if malformed)."""
+        """Action id of move text in the game's notation (``ValueError`` if malformed)."""
         return self.game.str_to_action(text)
 
     def state_json(self) -> dict[str, Any]:
-        """The current position in RULES.md's JSON schema."""
+        """The current position in the position format (docs/rules/)."""
         return self.game.to_json(self.state)
 
     def render(self) -> str | np.ndarray | None:

@@ -3,7 +3,7 @@
 A :class:`Game` instance is a game's rules under fixed options (seat count included).
 It owns everything that answers "what may be done now": the legal actions, applying
 an action, the result, the information set of each player (:meth:`Game.view`), its
-numpy encoding, the move notation and the JSON state schema of ``RULES.md``.
+numpy encoding, the move notation and the JSON state schema of ``docs/rules/``.
 
 The generic PettingZoo environment (:mod:`cardenvs.core.env`), the agents, the coach,
 the command line and the tests only ever call these methods, so no rule is written
@@ -314,19 +314,19 @@ class Game(ABC, Generic[S, V]):
     # ------------------------------------------------------------------- notation
     @abstractmethod
     def action_to_str(self, action: int) -> str:
-        """RULES.md move text of an action id."""
+        """The move text (the game's notation) of an action id."""
 
     @abstractmethod
     def str_to_action(self, text: str) -> int:
-        """Action id of RULES.md move text; :class:`NotationError` if malformed."""
+        """Action id of move text in the game's notation; :class:`NotationError` if malformed."""
 
     @abstractmethod
     def to_json(self, state: S) -> dict[str, Any]:
-        """The state in RULES.md's JSON schema."""
+        """The state in the position format (docs/rules/)."""
 
     @abstractmethod
     def from_json(self, obj: dict[str, Any]) -> S:
-        """Read and validate a RULES.md JSON state; :class:`InvalidStateError` if bad."""
+        """Read and validate a position (docs/rules/ format); :class:`InvalidStateError` if bad."""
 
     @abstractmethod
     def render(self, state: S, viewer: int | None = None) -> str:

@@ -473,7 +473,7 @@ class CardenvsState(pyspiel.State):
         core.seed = chance.next_seed()
 
     def _action_to_string(self, player: int, action: int) -> str:
-        """RULES.md move text of ``action``."""
+        """The move text (the game's notation) of ``action``."""
         return self._core.game.describe_action(action)
 
     def is_terminal(self) -> bool:
@@ -487,7 +487,7 @@ class CardenvsState(pyspiel.State):
         return [float(r) for r in self._core.game.returns(self._core.ensure())]
 
     def __str__(self) -> str:
-        """The full state as RULES.md JSON (every hand and the pile order: for debugging)."""
+        """The full state as position JSON (every hand and the pile order: for debugging)."""
         return json.dumps(self._core.game.to_json(self._core.ensure()), sort_keys=True)
 
     def view(self, player: int) -> Any:

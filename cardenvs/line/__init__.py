@@ -1,4 +1,4 @@
-"""Line (RULES.md section 1): the legality core :class:`LineGame`."""
+"""Line (docs/rules/line.md): the legality core :class:`LineGame`."""
 
 from .rules import LineGame, LineState, LineView
 

@@ -1,4 +1,4 @@
-"""Picture of a Line table (``render_mode="rgb_array"``), built from the RULES.md JSON.
+"""Picture of a Line table (``render_mode="rgb_array"``), built from the position JSON.
 
 The 4x4 grid on the left, rows arranged tidily (runs ascending with a joker at its gap,
 sets in suit order, as the text rendering); the draw pile and the discard beside it; the

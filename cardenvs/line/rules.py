@@ -1,4 +1,4 @@
-"""Line: the legality core (RULES.md section 1).
+"""Line: the legality core (docs/rules/line.md).
 
 What may be done now, and what it does, lives here once: the legal actions, applying an
 action, the result, the per-seat View and the determinisation of a View
@@ -186,7 +186,7 @@ def compute_legal(s: LineState) -> list[int]:
 
 
 class LineGame(Game[LineState, LineView]):
-    """Line (RULES.md section 1) for 2-4 players; option ``joker_points``."""
+    """Line (docs/rules/line.md) for 2-4 players; option ``joker_points``."""
 
     name = "line"
     env_name = "line_v0"
@@ -454,19 +454,19 @@ class LineGame(Game[LineState, LineView]):
 
     # ------------------------------------------------------ notation, JSON, pictures
     def action_to_str(self, action: int) -> str:
-        """RULES.md text of an action id."""
+        """Move text of an action id."""
         return serialization.action_to_str(action)
 
     def str_to_action(self, text: str) -> int:
-        """Action id of RULES.md move text (``NotationError`` if malformed)."""
+        """Action id of move text in the game's notation (``NotationError`` if malformed)."""
         return serialization.str_to_action(text)
 
     def to_json(self, state: LineState) -> dict[str, Any]:
-        """The state in RULES.md's JSON schema."""
+        """The state in the position format (docs/rules/)."""
         return serialization.to_json(self, state)
 
     def from_json(self, obj: Any) -> LineState:
-        """Read and validate a RULES.md JSON state, a dict or JSON text (``InvalidStateError`` if bad)."""
+        """Read and validate a position, a dict or JSON text (``InvalidStateError`` if bad)."""
         return serialization.from_json(self, obj)
 
     def render(self, state: LineState, viewer: int | None = None) -> str:

@@ -1,4 +1,4 @@
-"""Line's text forms: the RULES.md JSON state (read and validated) and the move notation.
+"""Line's text forms: the position JSON (read and validated) and the move notation.
 
 :func:`from_json` reads a position in small steps, each a validator that checks one
 thing and raises :class:`~cardenvs.core.game.InvalidStateError` with a message that
@@ -91,7 +91,7 @@ FORMS = (
 
 
 def action_to_str(action: int) -> str:
-    """RULES.md text of an action id (``NotationError`` if out of range)."""
+    """Move text of an action id (``NotationError`` if out of range)."""
     a = int(action)
     if not 0 <= a < NUM_ACTIONS:
         raise NotationError(f"action id {a} is out of range 0..{NUM_ACTIONS - 1}")
@@ -99,7 +99,7 @@ def action_to_str(action: int) -> str:
 
 
 def str_to_action(text: str) -> int:
-    """Action id of RULES.md move text (``NotationError`` if malformed)."""
+    """Action id of move text in the game's notation (``NotationError`` if malformed)."""
     if not isinstance(text, str):
         raise NotationError(f"a move must be a string, got {text!r}; the forms are {FORMS}")
     t = " ".join(text.split())
@@ -158,13 +158,13 @@ def _parse_upgrade(m: re.Match[str], text: str, c: int, r: int) -> int:
 
 # ----------------------------------------------------------------------------- JSON
 
-#: the keys of RULES.md's schema (``known_jokers`` is an optional extra)
+#: the keys of the position format (docs/rules/) (``known_jokers`` is an optional extra)
 KEYS = ("game", "num_players", "rows", "hands", "draw_pile", "discard", "current",
         "bonus_turn", "phase", "pending", "options")
 
 
 def to_json(game: LineGame, state: LineState) -> dict[str, Any]:
-    """The state in RULES.md's JSON schema (plus ``known_jokers`` when any are known)."""
+    """The state in the position format (docs/rules/) (plus ``known_jokers`` when any are known)."""
     s = state
     out: dict[str, Any] = {
         "game": game.name,
@@ -179,15 +179,15 @@ def to_json(game: LineGame, state: LineState) -> dict[str, Any]:
         "pending": None if s.pending is None else card_str(s.pending),
         "options": {"joker_points": game.joker_points},
     }
-    if any(s.known):  # optional key beyond RULES.md: jokers seen going into hands
+    if any(s.known):  # optional key of this project's format: jokers seen going into hands
         out["known_jokers"] = list(s.known)
     return out
 
 
 def from_json(game: LineGame, obj: Any) -> LineState:
-    """Read and validate a RULES.md JSON state (a dict or JSON text).
+    """Read and validate a position (a dict or JSON text).
 
-    The optional key ``known_jokers`` (beyond RULES.md's schema; written by
+    The optional key ``known_jokers`` (an extra of this project's format; written by
     :func:`to_json` only when some are known) lists per seat the jokers every player
     saw go into that hand by an upgrade; absent, none are known.  Raises
     :class:`InvalidStateError` for anything that breaks the schema or the rules.

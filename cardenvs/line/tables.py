@@ -1,7 +1,7 @@
 """Line's row tables, built once at import: what a row accepts and which moves it offers.
 
 A row is known by its *row key*: the bitmask of its cards, the joker at bit 52 (see
-:mod:`cardenvs.line.state`).  Only finishable rows exist (RULES.md: a row must stay
+:mod:`cardenvs.line.state`).  Only finishable rows exist (docs/rules/line.md: a row must stay
 finishable as a run or a set), so each table below is a dict over every possible row
 key, and a card set is a bitmask of the same kind (``1 << card``, joker included).
 """
@@ -22,7 +22,7 @@ CARD_BIT: tuple[int, ...] = tuple(1 << c for c in range(NUM_KINDS))
 
 
 def finishable_cards(reals: Sequence[int]) -> bool:
-    """RULES.md finishability of a row's real cards (at most one joker never matters)."""
+    """docs/rules/line.md finishability of a row's real cards (at most one joker never matters)."""
     if len(reals) <= 1:
         return True
     ranks = {c >> 2 for c in reals}

@@ -1,4 +1,4 @@
-"""Line-it (RULES.md section 2): the rules core and its state."""
+"""Line-it (docs/rules/lineit.md): the rules core and its state."""
 
 from .rules import LineItGame, LineItView, State
 

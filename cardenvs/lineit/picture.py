@@ -1,4 +1,4 @@
-"""Picture of a Line-it table (``render_mode="rgb_array"``), from the RULES.md JSON.
+"""Picture of a Line-it table (``render_mode="rgb_array"``), from the position JSON.
 
 Top: the deck (face down, a count), the market and the discarded cards.  Then the four
 colour jackpots.  Then one band per player: scoring pile and score, hand, and the line

@@ -1,4 +1,4 @@
-"""Line-it (RULES.md section 2): the legality core.
+"""Line-it (docs/rules/lineit.md): the legality core.
 
 Legality, applying a move, the result, the views and :class:`LineItGame`, the game's
 public face.  The vocabulary (cards, action ids, the state, the View) is in
@@ -16,7 +16,7 @@ Action ids (``NUM_ACTIONS = 414``):
 
 Rule choices where the text leaves room (also in the env docstring):
 
-* A step whose only legal action would be ``pass`` is skipped (RULES.md Decision): the
+* A step whose only legal action would be ``pass`` is skipped (docs/rules/lineit.md Decision): the
   play step when no hand card fits the line, the score step when the line is empty, and
   in the final phase a player whose hand holds no card that fits.  The pick step is never
   skipped (it is compulsory and always has a legal pick).
@@ -359,7 +359,7 @@ def new_state(n: int, rng: np.random.Generator) -> State:
 
 # ------------------------------------------------------------------------------- game
 class LineItGame(Game[State, LineItView]):
-    """Line-it for 2..5 players (RULES.md section 2).
+    """Line-it for 2..5 players (docs/rules/lineit.md).
 
     The methods are the public face of the game; each hands the work to the function
     of its module (rules here, :mod:`.encoding`, :mod:`.serialization`, :mod:`.render`).
@@ -448,19 +448,19 @@ class LineItGame(Game[State, LineItView]):
 
     # ------------------------------------------------------------------ notation
     def action_to_str(self, action: int) -> str:
-        """RULES.md text of an id: ``pick 57 line``, ``play B4``, ``score``, ``pass``."""
+        """Move text of an id: ``pick 57 line``, ``play B4``, ``score``, ``pass``."""
         return serialization.action_to_str(action)
 
     def str_to_action(self, text: str) -> int:
-        """Id of RULES.md move text; :class:`NotationError` when malformed."""
+        """Id of move text in the game's notation; :class:`NotationError` when malformed."""
         return serialization.str_to_action(text)
 
     def to_json(self, state: State) -> dict[str, Any]:
-        """The state in RULES.md's schema."""
+        """The state in the position format (docs/rules/)."""
         return serialization.to_json(state)
 
     def from_json(self, obj: Any) -> State:
-        """Read and validate a RULES.md state (dict or JSON text); :class:`InvalidStateError`."""
+        """Read and validate a position (dict or JSON text); :class:`InvalidStateError`."""
         return serialization.from_json(obj, self.num_players)
 
     def render(self, state: State, viewer: int | None = None) -> str:

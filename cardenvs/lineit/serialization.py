@@ -1,4 +1,4 @@
-"""Line-it's text forms: the RULES.md JSON state (read and validated) and the move notation.
+"""Line-it's text forms: the position JSON (read and validated) and the move notation.
 
 :func:`from_json` reads a position in small steps, each checking one thing and saying
 what is wrong with an :class:`~cardenvs.core.game.InvalidStateError`: the keys, the
@@ -41,7 +41,7 @@ from .state import (
     market_size,
 )
 
-#: the keys of a position, in RULES.md's order
+#: the keys of a position, in the documented order
 KEYS = ("game", "num_players", "deck", "market", "lines", "hands", "jackpots", "scored", "tokens",
         "discarded", "first", "current", "phase", "picks_left", "played_hand")
 _BET_TEXT = {card_text(b): b for b in BET_KINDS}
@@ -64,7 +64,7 @@ def parse_card(text: str) -> int:
 
 
 def action_to_str(action: int) -> str:
-    """RULES.md text of an id: ``pick 57 line``, ``play B4``, ``score``, ``pass``."""
+    """Move text of an id: ``pick 57 line``, ``play B4``, ``score``, ``pass``."""
     a = int(action)
     if not 0 <= a < NUM_ACTIONS:
         raise NotationError(f"action {a} is out of range 0..{NUM_ACTIONS - 1}")
@@ -77,7 +77,7 @@ def action_to_str(action: int) -> str:
 
 
 def str_to_action(text: str) -> int:
-    """Id of RULES.md move text; :class:`NotationError` when malformed."""
+    """Id of move text in the game's notation; :class:`NotationError` when malformed."""
     if not isinstance(text, str):
         raise NotationError(f"a move must be text; {_MOVE_FORMS}")
     w = text.strip().lower().split()
@@ -102,7 +102,7 @@ def _jcard(c: int) -> int | str:
 
 
 def to_json(state: State) -> dict[str, Any]:
-    """The state in RULES.md's schema."""
+    """The state in the position format (docs/rules/)."""
     st = state
     return {
         "game": "lineit", "num_players": st.n,
@@ -146,7 +146,7 @@ class Turn(NamedTuple):
 
 
 def from_json(obj: Any, n: int) -> State:
-    """Read and validate a RULES.md state for ``n`` seats (a dict or JSON text).
+    """Read and validate a position for ``n`` seats (a dict or JSON text).
 
     :class:`InvalidStateError` says what is wrong; checks run in the order of the
     module docstring, so the first problem found is the one reported.

@@ -1,4 +1,4 @@
-"""Rummy 4x3x2's: collect groups of one rank (RULES.md section 3).
+"""Rummy 4x3x2's: collect groups of one rank (docs/rules/rummy432.md).
 
 Modules: :mod:`.state` (constants, state, View, group tables), :mod:`.rules` (the
 rules and :class:`Rummy432Game`), :mod:`.encoding` (the observation),

@@ -1,4 +1,4 @@
-"""Picture of a Rummy 4x3x2's table (``render_mode="rgb_array"``), from the RULES.md JSON.
+"""Picture of a Rummy 4x3x2's table (``render_mode="rgb_array"``), from the position JSON.
 
 As the app shows it: the other players across the top (face down, except the cards they
 took from the discard, which everyone saw), the face-down pile and the discard pile in

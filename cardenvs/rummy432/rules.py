@@ -1,4 +1,4 @@
-"""Rummy 4x3x2's: the legality core (RULES.md section 3).
+"""Rummy 4x3x2's: the legality core (docs/rules/rummy432.md).
 
 Cards are ints ``0..51`` (:mod:`cardenvs.core.cards`); a rank index is ``card >> 2``
 (0 = Ace .. 12 = King).  Each hand is a list of cards plus a 13-slot rank-count list,
@@ -11,7 +11,7 @@ Action ids (state-independent, 106 in all)::
     2..53    throw <card>    throw card id ``a - 2``
     54..105  finish <card>   throw card id ``a - 54`` and finish
 
-Rule choices beyond RULES.md (documented in :mod:`cardenvs.rummy432_v0`):
+Rule choices beyond docs/rules/rummy432.md (documented in :mod:`cardenvs.rummy432_v0`):
 
 * a round also ends, and is judged like a run-out end, after ``max_turns_per_round``
   completed turns (default 1000): the termination guarantee, since with an empty pile
@@ -448,11 +448,11 @@ class Rummy432Game(Game[State, Rummy432View]):
         return serialization.str_to_action(text)
 
     def to_json(self, state: State) -> dict[str, Any]:
-        """The state in RULES.md's schema (plus the optional ``round`` and ``turn``)."""
+        """The state in the position format (docs/rules/) (plus the optional ``round`` and ``turn``)."""
         return serialization.to_json(self, state)
 
     def from_json(self, obj: Any) -> State:
-        """Read and validate a RULES.md state; :class:`InvalidStateError` says what is wrong."""
+        """Read and validate a position; :class:`InvalidStateError` says what is wrong."""
         return serialization.from_json(self, obj)
 
     def render(self, state: State, viewer: int | None = None) -> str:

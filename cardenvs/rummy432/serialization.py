@@ -1,4 +1,4 @@
-"""Rummy 4x3x2's JSON positions (RULES.md section 3 schema) and move notation.
+"""Rummy 4x3x2's JSON positions (docs/rules/rummy432.md schema) and move notation.
 
 :func:`from_json` reads a position through small validators, each checking one thing
 and refusing with an :class:`InvalidStateError` that says what is allowed.  Beyond the
@@ -17,7 +17,7 @@ schema's shape it bounds every counter by the rest of the position:
   runs ``round <= sum(scores) + 1``; when it is over the seats at ``rounds_to_win``
   all won the last round, so ``round <= sum(scores) - (seats at rounds_to_win) + 1``.
   Both keep ``round`` within ``num_players * (rounds_to_win - 1) + 1``;
-* ``round`` and ``turn`` are optional (RULES.md positions have neither): when absent
+* ``round`` and ``turn`` are optional (docs/rules/rummy432.md positions have neither): when absent
   they read as 1 and 0 and the relations above that involve them are not checked
   (so no lower bound on ``round`` from the scores: such a position reads as round 1);
 * every count and seat is an int (not a bool, not a float).
@@ -97,7 +97,7 @@ def str_to_action(text: str) -> int:
 
 # ------------------------------------------------------------------------------ writing
 def to_json(game: Rummy432Game, state: State) -> dict[str, Any]:
-    """The state in RULES.md's schema (plus the optional ``round`` and ``turn``)."""
+    """The state in the position format (docs/rules/) (plus the optional ``round`` and ``turn``)."""
     opts: dict[str, Any] = {
         "pack": game.pack,
         "hand_size": game.hand_size,
@@ -153,7 +153,7 @@ _INT_OPTIONS = ("hand_size", "run_out_limit", "rounds_to_win", "max_turns_per_ro
 
 
 def from_json(game: Rummy432Game, obj: Any) -> State:
-    """Read and validate a RULES.md position (a dict or JSON text) for ``game``.
+    """Read and validate a position (a dict or JSON text) for ``game``.
 
     Raises :class:`InvalidStateError` naming the first thing that is wrong and what is
     allowed (see the module docstring for the rules checked).

@@ -79,7 +79,7 @@ def rank_counts(cards: Iterable[int]) -> list[int]:
 
 
 def is_complete(counts: Sequence[int], pack: str) -> bool:
-    """Whether a hand with these rank counts has every card in a group (RULES.md rule 1)."""
+    """Whether a hand with these rank counts has every card in a group (docs/rules/rummy432.md rule 1)."""
     ok = GROUPED[pack]
     return all(ok[c] for c in counts)
 

@@ -1,4 +1,4 @@
-"""Build exact Line positions (RULES.md JSON) for tests.
+"""Build exact Line positions (position JSON) for tests.
 
 Only the cards that matter are named; every other card of the 56 is put into the draw
 pile (below the named ``draw`` cards) or, with ``fill="discard"``, at the bottom of the
@@ -32,7 +32,7 @@ def position(
     pending: str | None = None,
     joker_points: int = 25,
 ) -> dict[str, Any]:
-    """A RULES.md JSON state with the unnamed cards filled in."""
+    """A position (docs/rules/ format) with the unnamed cards filled in."""
     rows = [[canon(c) for c in r] for r in rows]
     hands = [[canon(c) for c in h] for h in hands]
     draw = [canon(c) for c in draw]

@@ -1,5 +1,5 @@
 """Scenario tests from exact positions: the complete legal move set for every rule and
-every Decision of RULES.md section 1, and the state after key moves."""
+every Decision of docs/rules/line.md, and the state after key moves."""
 
 from __future__ import annotations
 

@@ -28,7 +28,7 @@ def position(
     played_hand: bool = False,
     rest: str = "deck",
 ) -> dict[str, Any]:
-    """A RULES.md JSON state; every card not placed goes to ``rest`` ("deck" or "discarded")
+    """A position (docs/rules/ format); every card not placed goes to ``rest`` ("deck" or "discarded")
     in ascending order (numbers, then Bets), unless ``deck`` is given (then to discarded)."""
     lines = lines or [[] for _ in range(n)]
     hands = hands or [[] for _ in range(n)]

@@ -1,4 +1,4 @@
-"""Scenario tests from exact positions: every rule and Decision of RULES.md section 2."""
+"""Scenario tests from exact positions: every rule and Decision of docs/rules/lineit.md."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Build exact Rummy 4x3x2's JSON positions for tests (RULES.md section 3 schema)."""
+"""Build exact Rummy 4x3x2's JSON positions for tests (docs/rules/rummy432.md schema)."""
 
 from __future__ import annotations
 

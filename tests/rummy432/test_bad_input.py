@@ -263,7 +263,7 @@ def test_fuzz_round_beyond_scores() -> None:
     _refused(_two(round=100), "'round' must be in 1..1 with scores [0, 0]", "at least one point")
     _refused(_two(round=4, scores=[1, 1]), "'round' must be in 1..3")
     load(_two(round=3, scores=[1, 1]))
-    load(_two(round=1, scores=[1, 1]))  # no lower bound: RULES.md positions have no round
+    load(_two(round=1, scores=[1, 1]))  # no lower bound: docs/rules/rummy432.md positions have no round
 
 
 def test_fuzz_round_huge_int() -> None:
@@ -291,7 +291,7 @@ def test_run_outs_never_exceed_turns() -> None:
     _refused(_two(turn=2, run_outs=3, run_out_limit=None), "each run-out ends a turn")
     _refused(_two(turn=1, run_outs=2), "each run-out ends a turn")
     load(_two(turn=2, run_outs=2))
-    load(_two(run_outs=2))  # no turn given: the RULES.md default 0 is not checked against it
+    load(_two(run_outs=2))  # no turn given: the docs/rules/rummy432.md default 0 is not checked against it
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Scenario tests from exact positions: every rule and Decision of RULES.md section 3."""
+"""Scenario tests from exact positions: every rule and Decision of docs/rules/rummy432.md."""
 
 from __future__ import annotations
 
