@@ -632,7 +632,7 @@ class LineItKnowledge(Knowledge):
         if ln.bet:
             text += self._bet_words(ln)
         if ln.num <= DISCARDED_PER_LINE:
-            text += " (the first three are always discarded, so this wastes them)"
+            text += " (banks nothing: a line's first three number cards are always discarded)"
         else:
             s, d = _supply(tab, ln)
             if d:
