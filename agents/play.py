@@ -20,6 +20,7 @@ from typing import Any, TextIO
 import numpy as np
 
 import cardenvs
+from cardenvs.core.cards import card_str
 from cardenvs.core.game import Game
 from cardenvs.core.loop import Turn
 from cardenvs.core.loop import play as play_loop
@@ -172,6 +173,8 @@ def play(
             out.write(f"player_{turn.seat} {names[turn.seat]}: {game.action_to_str(turn.action)}\n")
 
     def results(turn: Turn) -> None:
+        if turn.seat == 0:
+            out.write(new_cards(turn.view, game.view(turn.state, 0)))
         summary = round_summary(game.infos(turn.state)[0].get("round_result"), names)
         if summary:
             out.write(summary)
@@ -183,6 +186,20 @@ def play(
         return 1
     _result(game, state, names, out)
     return 0
+
+
+def new_cards(before: Any, after: Any) -> str:
+    """A line naming the cards that came into your hand with your move (a draw or a
+    take), for games whose View has a ``hand`` of standard card ids; else nothing."""
+    if not hasattr(before, "hand") or not hasattr(after, "hand"):
+        return ""
+    came = list(after.hand)
+    for c in before.hand:
+        if c in came:
+            came.remove(c)
+    if not came:
+        return ""
+    return "  into your hand: " + " ".join(card_str(c) for c in came) + "\n"
 
 
 _ENDED_BY = {

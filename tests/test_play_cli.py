@@ -271,3 +271,11 @@ def test_rules_command_prints_the_rules_for_a_player(env_name: str) -> None:
     reply = answers(text)[0]
     assert "## 1. The rules for a player" in reply and "## 2." not in reply
     assert f"docs/rules/{cardenvs.game_class(env_name).name}.md" in reply
+
+
+def test_your_draw_or_take_names_the_card_that_came_into_your_hand() -> None:
+    rc, text = run("rummy432_v0", "1\n2\nquit\n", seed=3)  # draw, then throw
+    assert rc == 1
+    line = next(x for x in text.splitlines() if "into your hand:" in x)
+    card = line.split("into your hand:")[1].strip()
+    assert len(card.split()) == 1 and card[-1] in "cdhs"
