@@ -173,8 +173,10 @@ def play(
             out.write(f"player_{turn.seat} {names[turn.seat]}: {game.action_to_str(turn.action)}\n")
 
     def results(turn: Turn) -> None:
+        now = game.view(turn.state, 0)
         if turn.seat == 0:
-            out.write(new_cards(turn.view, game.view(turn.state, 0)))
+            out.write(new_cards(turn.view, now))
+        out.write(changed_rows(turn.view, now, game.action_to_str(turn.action)))
         summary = round_summary(game.infos(turn.state)[0].get("round_result"), names)
         if summary:
             out.write(summary)
@@ -200,6 +202,24 @@ def new_cards(before: Any, after: Any) -> str:
     if not came:
         return ""
     return "  into your hand: " + " ".join(card_str(c) for c in came) + "\n"
+
+
+#: moves that rearrange rows already on the table (Line's take, shift and upgrade)
+_REARRANGING = ("take", "shift", "upgrade")
+
+
+def changed_rows(before: Any, after: Any, move: str) -> str:
+    """Words for the rows a take, shift or upgrade changed, before and after (for games
+    whose View has public ``rows`` of standard card ids); else nothing."""
+    if not move.startswith(_REARRANGING) or not hasattr(before, "rows") or not hasattr(after, "rows"):
+        return ""
+    lines = []
+    for r, (old, new) in enumerate(zip(before.rows, after.rows), 1):
+        if sorted(old) != sorted(new):
+            was = " ".join(card_str(c) for c in old) or "empty"
+            now = " ".join(card_str(c) for c in new) or "empty"
+            lines.append(f"  r{r}: {was} -> {now}")
+    return "".join(line + "\n" for line in lines)
 
 
 _ENDED_BY = {

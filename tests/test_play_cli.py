@@ -279,3 +279,15 @@ def test_your_draw_or_take_names_the_card_that_came_into_your_hand() -> None:
     line = next(x for x in text.splitlines() if "into your hand:" in x)
     card = line.split("into your hand:")[1].strip()
     assert len(card.split()) == 1 and card[-1] in "cdhs"
+
+
+def test_line_take_shift_and_upgrade_say_how_the_rows_changed() -> None:
+    rc, text = run("line_v0", Forever("1\n"), seed=5, players=3)
+    assert rc == 0
+    lines = text.splitlines()
+    rearranging = [i for i, x in enumerate(lines) if x.split(": ", 1)[-1].startswith(("take", "shift"))
+                   and x.startswith("player_")]
+    assert rearranging  # the opponents took or shifted at least once in this game
+    for i in rearranging:
+        follow = lines[i + 1]
+        assert follow.startswith("  r") and " -> " in follow, follow
