@@ -411,24 +411,33 @@ class LineKnowledge(Knowledge):
         if empty_after < GRID_SIZE - ctx.fill_count:
             score += self.W_TEMPO * lead  # filling squares brings the end closer
         if not bonus:
-            # threats: rows one square short the next player may fill for a bonus turn
-            h = ctx.next_hand
-            pool = ctx.pool
-            threat = 0.0
-            for m, j, n in mv.rows:
-                if n == SHORT:
-                    good = _POP(ADDABLE[m] & ctx.unseen) + (0 if j else ctx.unseen_j)
-                    p = 1.0 if not j and ctx.next_known_j else _p_any(good, pool, h)
-                    threat = max(threat, p)
-            if empty_after == 1:  # they would end the game
-                score += self.W_END * 0.5 * threat * lead
-            else:
-                score -= self.W_THREAT * threat * (self.W_BONUS + 6.0)
-            # squeeze: the chance the next player has no move at all and must draw
-            good = _POP(fit & ctx.unseen) + (ctx.unseen_j if jfit else 0)
-            stuck_free = ctx.next_known_j and jfit  # their known joker always has a move
-            p_stuck = 0.0 if stuck_free else 1.0 - _p_any(good, ctx.pool, ctx.next_hand)
-            score += self.W_SQUEEZE * p_stuck
+            score = self._next_player(ctx, mv.rows, score, lead, empty_after)
+        return score
+
+    def _next_player(self, ctx: _Ctx, rows: list[tuple[int, bool, int]], score: float, lead: float,
+                     empty_after: int) -> float:
+        """``score`` after what the grid ``rows`` offers the next player (no bonus turn of mine).
+
+        Threats: rows one square short the next player may fill for a bonus turn (or to end
+        the game); squeeze: the chance they have no move at all and must draw.
+        """
+        h = ctx.next_hand
+        pool = ctx.pool
+        threat = 0.0
+        for m, j, n in rows:
+            if n == SHORT:
+                good = _POP(ADDABLE[m] & ctx.unseen) + (0 if j else ctx.unseen_j)
+                p = 1.0 if not j and ctx.next_known_j else _p_any(good, pool, h)
+                threat = max(threat, p)
+        if empty_after == 1:  # they would end the game
+            score += self.W_END * 0.5 * threat * lead
+        else:
+            score -= self.W_THREAT * threat * (self.W_BONUS + 6.0)
+        fit, jfit = _fit_mask(rows)
+        good = _POP(fit & ctx.unseen) + (ctx.unseen_j if jfit else 0)
+        stuck_free = ctx.next_known_j and jfit  # their known joker always has a move
+        p_stuck = 0.0 if stuck_free else 1.0 - _p_any(good, ctx.pool, ctx.next_hand)
+        score += self.W_SQUEEZE * p_stuck
         return score
 
     def _lead(self, ctx: _Ctx) -> float:
@@ -442,30 +451,13 @@ class LineKnowledge(Knowledge):
         kind, c, r, x = ACTION_INFO[action]
         move = game.action_to_str(action)
         bonus = mv.fills and not view.bonus_turn
-        bits: list[str] = []
         if mv.ends:
             hand = _remaining(ctx.hand, mv.removed)
             my_after = sum(ctx.vals[q] for q in hand)
             best_opp = min(ctx.opp_est[q] for q in range(ctx.n) if q != ctx.me)
             verdict = "you should be lowest" if my_after < best_opp else "risky, others may hold less"
             return f"{move}: fills the grid and ends the game with {my_after} points in hand ({verdict})"
-        if kind == K_PLAY:
-            if view.phase == PLACING_PHASE:
-                bits.append(f"the drawn {card_str(c)} must go down")
-            else:
-                costliest = " (a joker, the costliest card)" if c == JOKER else ""
-                bits.append(f"sheds {mv.shed} points{costliest}")
-        elif kind == K_UPGRADE:
-            if x < 0:
-                bits.append(f"sheds {mv.shed} points but takes a joker worth {ctx.jp} into hand")
-            else:
-                bits.append(f"sheds {mv.shed} points, completes row {r + 1} and moves its joker to "
-                            f"row {x + 1}")
-        elif kind == K_SHIFT:
-            bits.append(f"sheds {mv.shed} points and keeps the run complete, without filling a square")
-        elif kind == K_TAKE:
-            bits.append(f"takes {card_str(mv.card)} straight onto the grid, so no card joins your hand")
-        elif kind == K_DRAW:
+        if kind == K_DRAW:
             cost = self._draw_cost(ctx)
             if _can_take(ctx):
                 pre = "the top discard fits, but drawing"
@@ -474,11 +466,12 @@ class LineKnowledge(Knowledge):
             if cost <= 0:
                 return f"draw: {pre} may swap your worst card (expected {cost:+.1f} points)"
             return f"draw: {pre} adds about {cost:.1f} points on average"
-        else:
+        if kind == K_DISCARD:
             fit, jfit = _fit_mask(ctx.rows)
             stuck = not (jfit if c == JOKER else fit >> c & 1)
             where = "and fits no row now" if stuck else "though it still fits a row"
             return f"discard {card_str(c)}: drops {ctx.vals[c]} points {where}"
+        bits = [_shed_words(ctx, mv)]
         if bonus:
             bits.append(f"fills row {(x if kind == K_UPGRADE else r) + 1} and earns a bonus turn")
         elif mv.fills:
@@ -612,6 +605,23 @@ def _can_take(ctx: _Ctx) -> bool:
     fit, jfit = _place_mask(ctx.rows)
     top = ctx.view.discard[-1]
     return jfit if top == JOKER else bool(fit >> top & 1)
+
+
+def _shed_words(ctx: _Ctx, mv: _Move) -> str:
+    """What a play, upgrade, shift or take does with my hand, in words."""
+    kind, c, r, x = mv.kind, mv.card, mv.row, mv.extra
+    if kind == K_PLAY:
+        if ctx.view.phase == PLACING_PHASE:
+            return f"the drawn {card_str(c)} must go down"
+        costliest = " (a joker, the costliest card)" if c == JOKER else ""
+        return f"sheds {mv.shed} points{costliest}"
+    if kind == K_UPGRADE:
+        if x < 0:
+            return f"sheds {mv.shed} points but takes a joker worth {ctx.jp} into hand"
+        return f"sheds {mv.shed} points, completes row {r + 1} and moves its joker to row {x + 1}"
+    if kind == K_SHIFT:
+        return f"sheds {mv.shed} points and keeps the run complete, without filling a square"
+    return f"takes {card_str(mv.card)} straight onto the grid, so no card joins your hand"
 
 
 def _row_desc(row: tuple[int, bool, int]) -> str:

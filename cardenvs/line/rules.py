@@ -85,7 +85,7 @@ __all__ = [
     "OTHER_ROWS", "OVER", "PAIR_INDEX", "PHASES", "PHASE_INDEX", "PLACE_DRAWN", "PLAY_BASE",
     "REAL_MASK", "ROW_FIT", "ROW_LEN", "ROW_PLAY", "ROW_SHIFT_IN", "ROW_UPGRADE", "SHIFT_BASE", "SHIFT_PAIRS",
     "SHIFT_TABLE", "TAKE_BASE", "TURN", "UPGRADE_BASE", "card_values", "compute_legal",
-    "finishable_cards", "playable_rows", "turn_moves",
+    "finishable_cards", "forced_moves", "grid_moves", "playable_rows", "turn_moves",
 ]
 
 # -------------------------------------------------------------------- legal actions
@@ -111,13 +111,26 @@ def playable_rows(s: LineState, c: int) -> list[int]:
     return rows
 
 
-def turn_moves(s: LineState) -> list[int]:
-    """Play/upgrade/shift ids of the player to move, ascending; ``[]``: they are forced."""
+#: the :data:`ROW_MOVES` entries of the four rows of a grid
+Grid = tuple[RowMoves, RowMoves, RowMoves, RowMoves]
+
+
+def grid_moves(s: LineState) -> Grid:
+    """The :data:`ROW_MOVES` entries of the rows of ``s`` (what each row accepts)."""
+    k0, k1, k2, k3 = s.row_key
+    return ROW_MOVES[k0], ROW_MOVES[k1], ROW_MOVES[k2], ROW_MOVES[k3]
+
+
+def turn_moves(s: LineState, grid: Grid | None = None) -> list[int]:
+    """Play/upgrade/shift ids of the player to move, ascending; ``[]``: they are forced.
+
+    ``grid`` is :func:`grid_moves` of ``s`` when the caller has it already.
+    """
     hand_bits = 0
     for c in s.hands[s.current]:
         hand_bits |= CARD_BIT[c]
-    k0, k1, k2, k3 = s.row_key
-    grid = ROW_MOVES[k0], ROW_MOVES[k1], ROW_MOVES[k2], ROW_MOVES[k3]
+    if grid is None:
+        grid = grid_moves(s)
     if not hand_bits & (grid[0][0] | grid[1][0] | grid[2][0] | grid[3][0]):
         return []
     acts: list[int] = []
@@ -140,7 +153,7 @@ def turn_moves(s: LineState) -> list[int]:
     return acts
 
 
-def _add_upgrades(acts: list[int], grid: Sequence[RowMoves], r: int, cards: int) -> None:
+def _add_upgrades(acts: list[int], grid: Grid, r: int, cards: int) -> None:
     """Append the upgrade ids of row ``r`` by each real card of the bitmask ``cards``.
 
     The freed joker goes to another open row without a joker (slot k), or the hand (3).
@@ -154,12 +167,16 @@ def _add_upgrades(acts: list[int], grid: Sequence[RowMoves], r: int, cards: int)
         cards ^= low
 
 
-def forced_moves(s: LineState) -> list[int]:
+def forced_moves(s: LineState, grid: Grid | None = None) -> list[int]:
     """Take/draw ids of a forced player (take: the top discard fits a row)."""
     acts = []
     if s.discard:
-        for r in playable_rows(s, s.discard[-1]):
-            acts.append(TAKE_BASE + r)
+        if grid is None:
+            grid = grid_moves(s)
+        b = CARD_BIT[s.discard[-1]]
+        for r in range(NUM_ROWS):
+            if grid[r][1] & b:
+                acts.append(TAKE_BASE + r)
     if s.draw:
         acts.append(DRAW_ID)
     return acts
@@ -169,7 +186,8 @@ def compute_legal(s: LineState) -> list[int]:
     """The legal ids of the player to move, ascending, computed afresh (not cached)."""
     ph = s.phase
     if ph == TURN:
-        return turn_moves(s) or forced_moves(s)
+        grid = grid_moves(s)
+        return turn_moves(s, grid) or forced_moves(s, grid)
     if ph == PLACE_DRAWN:
         c = s.pending
         assert c is not None

@@ -9,11 +9,13 @@ reads the fields back through the layout's named numpy views.
 Seats are seat-relative in the observation (slot 0 = the viewer, slot 1 = the next
 seat, ...); the writer rotates them with small tables per ``(seat count, viewer)``.
 
-Speed: the writer is pure Python on memoryviews of a byte buffer (an item write costs
-half a numpy scalar write), with two numpy calls: one ``take`` lays out the 1900
-one-hot card locations from the state's location index, one ``astype`` gives the
-float32 result.  Every entry of a position fits a signed byte (the largest is a score
-of at most 100 cards + 24 in tokens; negative scores are written as ``value & 0xFF``).
+Speed (the environment observes every step): the writer works on memoryviews of a byte
+buffer (an item write costs half a numpy scalar write) and copies the state's card
+indexes in (``State.loc``, ``line_pos``, ``bet_loc``): one numpy ``take`` lays out the
+1900 one-hot card locations, one the Bet counts, a slice copy the line positions, and
+one ``astype`` gives the float32 result; only the per-seat fields are written one by
+one.  Every entry of a position fits a signed byte (the largest is a score of at most
+100 cards + 24 in tokens; negative scores are written as ``value & 0xFF``).
 """
 
 from __future__ import annotations
@@ -25,10 +27,7 @@ import numpy as np
 from cardenvs.core.game import ObsLayout, observation_vector
 
 from .state import (
-    B3,
-    BET_COPIES,
     BET_KINDS,
-    BL_DECK,
     BL_DISCARD,
     BL_HAND,
     BL_LINE,
@@ -90,47 +89,67 @@ _SEAT_FIELDS = ("line_length", "line_numbers", "line_last", "line_colours", "lin
 #: the slot of each line direction (unset, ascending, descending) in ``line_direction``
 _DIRECTION_SLOT = {0: 0, 1: 1, -1: 2}
 _TOKEN_SLOT = {t: i for i, t in enumerate(TOKEN_VALUES)}
-#: per Bet kind: (card, kind index, its ``deck`` and ``discarded`` entries in ``bet_location``)
-_BET_ENTRIES = tuple((b, k, k * NUM_BLOC + BL_DECK, k * NUM_BLOC + BL_DISCARD)
-                     for k, b in enumerate(BET_KINDS))
 _TABLES = [(n, v) for n in range(2, MAX_PLAYERS + 1) for v in range(n)]
 
 
 def _relative(code: int, bases: tuple[int, ...], n: int, viewer: int) -> int:
-    """A location code with its absolute seat (if it names one) made relative to ``viewer``."""
+    """A location code with its absolute seat (if it names one of the ``n``) made relative
+    to ``viewer``; the slots of absent seats stay as they are."""
     for base in bases:
-        if base <= code < base + MAX_PLAYERS:
+        if base <= code < base + n:
             return base + (code - base - viewer) % n
     return code
 
 
 #: per ``(n, viewer)``: the seat-relative slot of each seat
 _SLOTS = {(n, v): tuple((s - v) % n for s in range(n)) for n, v in _TABLES}
-#: per ``(n, viewer)``: the one-hot ``card_location`` row of each absolute location code
-_LOCATION_ROWS = {
-    (n, v): np.eye(NUM_LOC, dtype=np.int8)[[_relative(code, (L_LINE, L_HAND, L_SCORED), n, v)
-                                            for code in range(NUM_LOC)]]
-    for n, v in _TABLES
-}
 #: per ``(n, viewer)``: the absolute location code of each seat-relative one
 _ABSOLUTE = {(n, v): [_relative(code, (L_LINE, L_HAND, L_SCORED), n, n - v) for code in range(NUM_LOC)]
              for n, v in _TABLES}
 
 
 # ------------------------------------------------------------------------------ write
+class _Table:
+    """What the writer needs per ``(seat count, viewer)``: the bytes of the first two
+    fields (the ``num_players`` and ``my_seat`` one-hots), the one-hot ``card_location``
+    row of each absolute location code, the entry of ``State.bet_loc`` behind each
+    ``bet_location`` entry, and per seat (in seat order) its slot's offsets
+    ``(r, 3r, 4r, 6r)`` in the per-seat fields of width 1, 3, 4 and 6."""
+
+    __slots__ = ("head", "location_rows", "bet_locations", "slots")
+
+    def __init__(self, n: int, v: int) -> None:
+        head = np.zeros(LAYOUT.index["my_seat"].stop, np.int8)
+        head[LAYOUT.start("num_players") + n - 2] = head[LAYOUT.start("my_seat") + v] = 1
+        self.head = head.tobytes()
+        codes = [_relative(code, (L_LINE, L_HAND, L_SCORED), n, v) for code in range(NUM_LOC)]
+        self.location_rows = np.eye(NUM_LOC, dtype=np.int8)[codes]
+        absolute = {_relative(code, (BL_LINE, BL_HAND), n, v): code for code in range(NUM_BLOC)}
+        self.bet_locations = np.array([k * NUM_BLOC + absolute[code] for k in range(len(BET_KINDS))
+                                       for code in range(NUM_BLOC)], np.intp)
+        self.slots = tuple((r, 3 * r, 4 * r, 6 * r) for r in _SLOTS[(n, v)])
+
+
+_WRITE_TABLES = {(n, v): _Table(n, v) for n, v in _TABLES}
+
+
 class _Writer:
     """The buffer every observation is written in, and its named views (memoryviews of
-    its bytes); ``locations`` is ``card_location`` as a (card, code) numpy array."""
+    its bytes); ``locations`` and ``bet_locations`` are numpy views of two fields, to
+    ``take`` into."""
 
     def __init__(self) -> None:
         self.raw = bytearray(OBS_SIZE)
         self.zeros = bytes(OBS_SIZE)
         self.ints = np.frombuffer(self.raw, np.int8)
-        mem = memoryview(self.raw)
+        mem = self.all = memoryview(self.raw)
         self.fields = {f.name: mem[f.start:f.stop] for f in OBS_FIELDS}
+        self.head = mem[:LAYOUT.index["my_seat"].stop]
         self.seat_fields = tuple(self.fields[name] for name in _SEAT_FIELDS)
         loc = LAYOUT.index["card_location"]
         self.locations = self.ints[loc.start:loc.stop].reshape(NUM_NUMBERS, NUM_LOC)
+        bets = LAYOUT.index["bet_location"]
+        self.bet_locations = self.ints[bets.start:bets.stop].view(np.uint8)
         self.codes = np.zeros(NUM_NUMBERS + 1, np.uint8)  # a copy of ``State.loc`` to index with
         self.codes_in = self.codes.data
         self.numbers = self.codes[1:]
@@ -146,10 +165,10 @@ def _write(st: State, viewer: int, deck_size: int) -> np.ndarray:
     """
     w = _W
     f = w.fields
-    w.raw[:] = w.zeros
+    table = _WRITE_TABLES[(st.n, viewer)]
+    w.all[:] = w.zeros
+    w.head[:] = table.head
     n = st.n
-    f["num_players"][n - 2] = 1
-    f["my_seat"][viewer] = 1
     f["phase"][st.phase] = 1
     if st.phase != OVER:
         f["current"][(st.current - viewer) % n] = 1
@@ -157,69 +176,39 @@ def _write(st: State, viewer: int, deck_size: int) -> np.ndarray:
     f["picks_left"][0] = st.picks_left
     f["played_hand"][0] = st.played_hand
     f["deck_size"][0] = deck_size
-    f["jackpot_size"][:] = bytes(map(len, st.jackpots))
+    jackpots, (red, blue, green, yellow) = f["jackpot_size"], st.jackpots
+    jackpots[0], jackpots[1], jackpots[2], jackpots[3] = len(red), len(blue), len(green), len(yellow)
     w.codes_in[:] = st.loc
-    _LOCATION_ROWS[(n, viewer)].take(w.numbers, 0, w.locations, "clip")
-    pos = f["card_line_pos"]
-    for line in st.lines:
-        for i, c in enumerate(line, 1):
-            if c <= NUM_NUMBERS:
-                pos[c - 1] = i
-    _write_seats(w, st, viewer)
-    _write_bets(w, st, viewer)
+    table.location_rows.take(w.numbers, 0, w.locations, "clip")
+    f["card_line_pos"][:] = memoryview(st.line_pos)[1:]
+    np.frombuffer(st.bet_loc, np.uint8).take(table.bet_locations, 0, w.bet_locations, "clip")
+    _write_seats(w, st, table.slots)
     return w.ints.astype(np.float32)
 
 
-def _write_seats(w: _Writer, st: State, viewer: int) -> None:
-    """The per-seat fields of every seat, each in its seat-relative slot (zeros stay unwritten)."""
+def _write_seats(w: _Writer, st: State, slots: tuple[tuple[int, int, int, int], ...]) -> None:
+    """Every seat's fields in its seat-relative slot (zeros stay unwritten)."""
     (length_f, numbers, last, colours, bet_pos, after, direction, hand, scored_f, tokens,
      score_f) = w.seat_fields
-    for r, ls, line, h, sc, toks in zip(_SLOTS[(st.n, viewer)], st.stats, st.lines, st.hands, st.scored,
-                                        st.tokens):
+    for (r, r3, r4, r6), ls, line, h, sc, toks in zip(slots, st.stats, st.lines, st.hands, st.scored,
+                                                      st.tokens):
         if line:
             length_f[r] = len(line)
             numbers[r] = ls.num
             last[r] = ls.last
-            colours[4 * r:4 * r + 4] = bytes(ls.col)
+            colours[r4:r4 + 4] = ls.col
             if ls.bet:
                 bet_pos[r] = ls.betpos
                 after[r] = ls.after
-        direction[3 * r + _DIRECTION_SLOT[ls.dir]] = 1
+        direction[r3 + _DIRECTION_SLOT[ls.dir]] = 1
         if h:
             hand[r] = len(h)
         if sc:
             scored_f[r] = len(sc)
         for t in toks:
-            tokens[6 * r + _TOKEN_SLOT[t]] += 1
+            tokens[r6 + _TOKEN_SLOT[t]] += 1
         if sc or toks:
             score_f[r] = score(sc, toks) & 0xFF
-
-
-def _write_bets(w: _Writer, st: State, viewer: int) -> None:
-    """Where the copies of each Bet kind are: the market, lines, hands and the discard
-    are looked through; the deck holds the rest."""
-    bets = w.fields["bet_location"]
-    rest = [BET_COPIES] * len(BET_KINDS)  # copies not placed yet, per kind
-    market = st.market
-    if market and max(market) > NUM_NUMBERS:
-        for c in market:
-            if c > NUM_NUMBERS:
-                bets[(c - B3) * NUM_BLOC + BL_MARKET] += 1
-                rest[c - B3] -= 1
-    for r, ls, h in zip(_SLOTS[(st.n, viewer)], st.stats, st.hands):
-        c = ls.bet
-        if c:
-            bets[(c - B3) * NUM_BLOC + BL_LINE + r] += 1
-            rest[c - B3] -= 1
-        for c in h:
-            if c > NUM_NUMBERS:
-                bets[(c - B3) * NUM_BLOC + BL_HAND + r] += 1
-                rest[c - B3] -= 1
-    count = bytes(st.discarded).count
-    for c, k, in_deck, in_discard in _BET_ENTRIES:
-        found = count(c)
-        bets[in_discard] = found
-        bets[in_deck] = rest[k] - found
 
 
 def observe(state: State, player: int) -> np.ndarray:

@@ -56,8 +56,11 @@ from .state import (
     A_PLAY,
     A_SCORE,
     ACTIONS,
-    BET_KINDS,
-    COLOUR_KEYS,
+    BL_DECK,
+    BL_DISCARD,
+    BL_HAND,
+    BL_LINE,
+    BL_MARKET,
     DECK,
     FINAL,
     HAND_LIMIT,
@@ -79,23 +82,18 @@ from .state import (
     PICK,
     PLAY,
     SCORE,
-    TOKEN_VALUES,
     LineItView,
     LineStats,
     State,
-    action_id,
-    bet_value,
-    card_text,
+    bet_slot,
     colour_of,
     market_size,
     score,
 )
 
 __all__ = [
-    "A_HAND", "A_NEW", "A_PASS", "A_PLAY", "A_SCORE", "ACTIONS", "BET_KINDS", "COLOUR_KEYS",
-    "DECK", "FINAL", "MAX_PLAYERS", "NUM_ACTIONS", "NUM_NUMBERS", "OVER", "PHASES", "PICK", "PLAY",
-    "SCORE", "TOKEN_VALUES", "LineItGame", "LineItView", "LineStats", "State", "action_id",
-    "bet_value", "card_text", "colour_of", "market_size", "score",
+    "LineItGame", "LineItView", "State", "apply_action", "infos", "legal_actions", "new_state", "returns",
+    "sample_state", "scores", "view",
 ]
 
 
@@ -134,12 +132,16 @@ def legal_actions(state: State) -> list[int]:
 
 # ------------------------------------------------------------------------- card moves
 def _to_line(st: State, seat: int, c: int) -> None:
-    """Append ``c`` to ``seat``'s line, claiming a jackpot on a colour's third card."""
+    """Append ``c`` (taken from where it was) to ``seat``'s line, claiming a jackpot on a
+    colour's third card."""
     line = st.lines[seat]
     line.append(c)
     k = st.stats[seat].add(c, len(line))
     if c <= NUM_NUMBERS:
         st.loc[c] = L_LINE + seat
+        st.line_pos[c] = len(line)
+    else:
+        st.bet_loc[bet_slot(c, BL_LINE + seat)] += 1
     if k >= 0:
         pile = st.jackpots[k]
         if pile:
@@ -157,13 +159,15 @@ def _score_line(st: State, seat: int) -> None:
     if stats.bet:
         st.tokens[seat].append(stats.bet_token())
         st.discarded.append(stats.bet)
-    loc = st.loc
+        _move_bet(st, stats.bet, BL_LINE + seat, BL_DISCARD)
+    loc, line_pos = st.loc, st.line_pos
     discard = stats.num - stats.banked()
     code = L_SCORED + seat
     i = 0
     for c in st.lines[seat]:
         if c > NUM_NUMBERS:
             continue
+        line_pos[c] = 0
         if i < discard:
             loc[c] = L_DISCARD
             st.discarded.append(c)
@@ -175,15 +179,22 @@ def _score_line(st: State, seat: int) -> None:
     st.stats[seat] = LineStats()
 
 
-def _leftovers(st: State, cards: list[int]) -> None:
-    """Cards leaving market or deck: numbers under their jackpot, Bets discarded."""
+def _move_bet(st: State, c: int, src: int, dst: int) -> None:
+    """Count a copy of Bet ``c`` moved from place ``src`` to place ``dst`` (``BL_*``)."""
+    st.bet_loc[bet_slot(c, src)] -= 1
+    st.bet_loc[bet_slot(c, dst)] += 1
+
+
+def _leftovers(st: State, cards: list[int], src: int) -> None:
+    """Cards leaving market or deck (place ``src``): numbers under their jackpot, Bets discarded."""
     loc = st.loc
     for c in cards:
         if c > NUM_NUMBERS:
             st.discarded.append(c)
+            _move_bet(st, c, src, BL_DISCARD)
         else:
             loc[c] = L_JACKPOT
-            st.jackpots[(c - 1) & 3].append(c)
+            st.jackpots[colour_of(c)].append(c)
 
 
 def _start_round(st: State) -> None:
@@ -194,7 +205,7 @@ def _start_round(st: State) -> None:
     st.picks_left = n
     size = market_size(n)
     if len(st.deck) < size:
-        _leftovers(st, st.deck)
+        _leftovers(st, st.deck, BL_DECK)
         st.deck = []
         st.phase = FINAL
         _final_skip(st)
@@ -206,6 +217,8 @@ def _start_round(st: State) -> None:
     for c in m:
         if c <= NUM_NUMBERS:
             loc[c] = L_MARKET
+        else:
+            _move_bet(st, c, BL_DECK, BL_MARKET)
     st.phase = PICK
 
 
@@ -214,7 +227,7 @@ def _end_turn(st: State) -> None:
     st.played_hand = False
     st.picks_left -= 1
     if st.picks_left == 0:
-        _leftovers(st, st.market)
+        _leftovers(st, st.market, BL_MARKET)
         st.market = []
         st.first = (st.first + 1) % st.n
         _start_round(st)
@@ -248,12 +261,16 @@ def _final_skip(st: State) -> None:
 def _pick(st: State, seat: int, kind: int, c: int) -> None:
     """``pick c line|hand|new``, then the play step (or what follows when it is skipped)."""
     st.market.remove(c)
+    if c > NUM_NUMBERS:
+        st.bet_loc[bet_slot(c, BL_MARKET)] -= 1
     if kind == K_LINE:
         _to_line(st, seat, c)
     elif kind == K_HAND:
         st.hands[seat].append(c)
         if c <= NUM_NUMBERS:
             st.loc[c] = L_HAND + seat
+        else:
+            st.bet_loc[bet_slot(c, BL_HAND + seat)] += 1
     else:
         _score_line(st, seat)
         _to_line(st, seat, c)
@@ -279,6 +296,8 @@ def apply_action(st: State, a: int) -> None:
         _pick(st, seat, kind, c)
     elif kind == K_PLAY:
         st.hands[seat].remove(c)
+        if c > NUM_NUMBERS:
+            st.bet_loc[bet_slot(c, BL_HAND + seat)] -= 1
         _to_line(st, seat, c)
         if st.phase == FINAL:
             _final_turn_over(st, seat)
@@ -443,7 +462,7 @@ class LineItGame(Game[State, LineItView]):
         return encoding.decode(observation)
 
     def observe(self, state: State, player: int) -> np.ndarray:
-        """``encode(view(state, player))``, written straight from the state."""
+        """``encode(view(state, player))``, written straight from the state by the same writer."""
         return encoding.observe(state, player)
 
     # ------------------------------------------------------------------ notation

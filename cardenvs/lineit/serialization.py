@@ -19,8 +19,10 @@ from .state import (
     A_PASS,
     A_SCORE,
     ACTIONS,
+    BET_COPIES,
     BET_KINDS,
     COLOUR_KEYS,
+    DECK,
     HAND_LIMIT,
     K_PLAY,
     K_SCORE,
@@ -227,7 +229,7 @@ def _seat_cards(obj: dict[str, Any], key: str, n: int) -> list[list[int]]:
 
 def _jackpots(jp: Any) -> list[list[int]]:
     """The four jackpots, in colour order."""
-    if not isinstance(jp, dict) or sorted(jp) != sorted(COLOUR_KEYS):
+    if not isinstance(jp, dict) or set(jp) != set(COLOUR_KEYS):
         raise InvalidStateError(
             f"jackpots must be an object with exactly the keys {', '.join(COLOUR_KEYS)}, got {jp!r}")
     return [_cards(jp[k], f"jackpots.{k}") for k in COLOUR_KEYS]
@@ -239,7 +241,7 @@ def _tokens(x: Any, n: int) -> list[list[int]]:
     for s, t in enumerate(_per_seat(x, "tokens", n)):
         if not isinstance(t, list) or any(not _is_int(v) or v not in TOKEN_VALUES for v in t):
             raise InvalidStateError(
-                f"tokens[{s}] must be a list of bet tokens (-5, -4, -3, 3, 4, 5), got {t!r}"
+                f"tokens[{s}] must be a list of bet tokens ({', '.join(map(str, TOKEN_VALUES))}), got {t!r}"
             )
         out.append(list(t))
     return out
@@ -266,11 +268,11 @@ def _check_each_card_once(p: Piles) -> None:
             count[c] = count.get(c, 0) + 1
     problems = [f"card {c} appears {count.get(c, 0)} times"
                 for c in range(1, NUM_NUMBERS + 1) if count.get(c, 0) != 1]
-    problems += [f"{card_text(b)} appears {count.get(b, 0)} times (there are 2 copies)"
-                 for b in BET_KINDS if count.get(b, 0) != 2]
+    problems += [f"{card_text(b)} appears {count.get(b, 0)} times (there are {BET_COPIES} copies)"
+                 for b in BET_KINDS if count.get(b, 0) != BET_COPIES]
     if problems:
         shown = "; ".join(problems[:6]) + (" ..." if len(problems) > 6 else "")
-        raise InvalidStateError(f"each of the 106 cards must be in exactly one place: {shown}")
+        raise InvalidStateError(f"each of the {len(DECK)} cards must be in exactly one place: {shown}")
 
 
 def _check_jackpot_colours(jackpots: list[list[int]]) -> None:

@@ -59,6 +59,11 @@ BL_DECK, BL_MARKET, BL_LINE, BL_HAND, BL_DISCARD = 0, 1, 2, 7, 12
 NUM_BLOC = 13
 
 
+def bet_slot(card: int, code: int) -> int:
+    """The entry of :attr:`State.bet_loc` counting copies of Bet ``card`` at place ``code`` (``BL_*``)."""
+    return (card - B3) * NUM_BLOC + code
+
+
 def action_id(kind: int, card: int = 0) -> int:
     """The action id of ``(kind, card)`` (inverse of :data:`ACTIONS`)."""
     return kind * NUM_KINDS + card - 1 if kind <= K_PLAY else A_SCORE + kind - K_SCORE
@@ -101,7 +106,7 @@ class LineStats:
     ``num`` number cards, the ``last`` of them, the direction ``dir`` (0 unset, +1
     ascending, -1 descending, set by the first two numbers), the Bet card ``bet`` (0 if
     none) at 1-based position ``betpos``, the number cards ``after`` it and the number
-    cards of each colour ``col``.  :meth:`fits` and :meth:`add` are the line rules; the
+    cards of each colour ``col`` (a bytearray).  :meth:`fits` and :meth:`add` are the line rules; the
     heuristics use them on copies to try moves.
     """
 
@@ -109,7 +114,7 @@ class LineStats:
 
     def __init__(self) -> None:
         self.num = self.last = self.dir = self.bet = self.betpos = self.after = 0
-        self.col = [0, 0, 0, 0]
+        self.col = bytearray(4)
 
     @classmethod
     def of(cls, cards: Iterable[int]) -> LineStats:
@@ -154,7 +159,7 @@ class LineStats:
         self.last = card
         if self.bet:
             self.after += 1
-        k = (card - 1) & 3
+        k = colour_of(card)
         col = self.col
         col[k] += 1
         return k if col[k] == JACKPOT_CLAIM else -1
@@ -176,16 +181,20 @@ class LineStats:
 class State:
     """Full truth of a Line-it game (mutable; the game advances it in place).
 
-    The lists are the rules' data.  Two indexes are kept in step by every move:
-    ``stats`` (a :class:`LineStats` per seat, for legality and scoring) and ``loc``
-    (the absolute location code of each number card, ``L_*``, so that where a card lies
-    is one lookup).  ``legal`` caches the legal actions of the current position.
+    The lists are the rules' data.  Indexes kept in step by every move: ``stats`` (a
+    :class:`LineStats` per seat, for legality and scoring), and where the cards lie:
+    ``loc`` (the absolute location code ``L_*`` of each number card), ``line_pos`` (the
+    1-based position of each number card in its line, 0 when not in a line) and
+    ``bet_loc`` (the copies of each Bet kind at each place ``BL_*``, see
+    :func:`bet_slot`).  The observation reads these indexes; nothing of the
+    observation is kept here.
+    ``legal`` caches the legal actions of the current position.
     """
 
     __slots__ = (
         "n", "deck", "market", "lines", "hands", "jackpots", "scored", "tokens",
         "discarded", "first", "current", "phase", "picks_left", "played_hand",
-        "loc", "stats", "legal",
+        "loc", "line_pos", "bet_loc", "stats", "legal",
     )
 
     def __init__(self, n: int) -> None:
@@ -204,6 +213,8 @@ class State:
         self.picks_left = n
         self.played_hand = False
         self.loc = bytearray(NUM_NUMBERS + 1)  # index = card; [0] unused
+        self.line_pos = bytearray(NUM_NUMBERS + 1)  # index = card; [0] unused
+        self.bet_loc = bytearray(len(BET_KINDS) * NUM_BLOC)
         self.stats = [LineStats() for _ in range(n)]
         self.legal: list[int] | None = None
 
@@ -233,10 +244,11 @@ class State:
         )
 
     def reindex(self) -> None:
-        """Recompute ``loc`` and ``stats`` from the piles."""
-        loc = self.loc
+        """Recompute the indexes from the piles (a card in no pile is in the deck, whose
+        cards are not needed: a position built from a View has only their number)."""
+        loc = self.loc = bytearray([L_DECK]) * (NUM_NUMBERS + 1)
         piles: list[tuple[Iterable[int], int]] = [
-            (self.deck, L_DECK), (self.market, L_MARKET), (self.discarded, L_DISCARD),
+            (self.market, L_MARKET), (self.discarded, L_DISCARD),
             *((pile, L_JACKPOT) for pile in self.jackpots),
         ]
         for s in range(self.n):
@@ -246,6 +258,21 @@ class State:
             for c in pile:
                 if c <= NUM_NUMBERS:
                     loc[c] = code
+        line_pos = self.line_pos = bytearray(NUM_NUMBERS + 1)
+        for line in self.lines:
+            for i, c in enumerate(line, 1):
+                if c <= NUM_NUMBERS:
+                    line_pos[c] = i
+        bet_loc = self.bet_loc = bytearray(len(BET_KINDS) * NUM_BLOC)
+        bet_piles = [(self.market, BL_MARKET), (self.discarded, BL_DISCARD)]
+        for s in range(self.n):
+            bet_piles += [(self.lines[s], BL_LINE + s), (self.hands[s], BL_HAND + s)]
+        for pile, code in bet_piles:
+            for c in pile:
+                if c > NUM_NUMBERS:
+                    bet_loc[bet_slot(c, code)] += 1
+        for b in BET_KINDS:  # the deck holds the copies found nowhere else
+            bet_loc[bet_slot(b, BL_DECK)] = BET_COPIES - sum(bet_loc[bet_slot(b, 0):bet_slot(b, NUM_BLOC)])
         self.stats = [LineStats.of(line) for line in self.lines]
         self.legal = None
 
@@ -267,14 +294,15 @@ class State:
         s.picks_left = self.picks_left
         s.played_hand = self.played_hand
         s.loc = self.loc[:]
+        s.line_pos = self.line_pos[:]
+        s.bet_loc = self.bet_loc[:]
         s.stats = [x.copy() for x in self.stats]
         s.legal = self.legal
         return s
 
     def hand_fits(self, seat: int) -> bool:
         """Whether a card of ``seat``'s hand fits their line (else their play step is skipped)."""
-        fits = self.stats[seat].fits
-        return any(fits(c) for c in self.hands[seat])
+        return any(map(self.stats[seat].fits, self.hands[seat]))
 
 
 # ------------------------------------------------------------------------------ view

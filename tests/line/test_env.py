@@ -81,3 +81,17 @@ def test_game_end_through_env() -> None:
     assert all(env.terminations.values())
     assert env.unwrapped._cumulative_rewards == {"player_0": 1.0, "player_1": -1.0}
     assert env.infos["player_1"]["hand_total"] == 10
+
+
+def test_view_protocol_and_decode_of_the_env_dict() -> None:
+    """The View has seat, seat count and options; decode reads env.last()'s dict too."""
+    from cardenvs.core.game import View
+
+    env = line_v0.env(num_players=3, joker_points=10)
+    env.reset(seed=4)
+    obs = env.last()[0]
+    view = LineGame.decode(obs)
+    assert isinstance(view, View)
+    assert (view.seat, view.num_players, view.options) == (0, 3, {"joker_points": 10})
+    assert view == LineGame.decode(obs["observation"])
+    assert np.array_equal(LineGame.encode(view), obs["observation"])

@@ -157,3 +157,27 @@ def test_known_jokers_survive_a_json_round_trip() -> None:
     bad = dict(data, known_jokers=[0, 1])
     with pytest.raises(ValueError, match="known joker"):
         game.from_json(bad)
+
+
+def test_json_text_and_hostile_input() -> None:
+    """A position may come as JSON text; text that is not JSON, or nests absurdly deep, is refused."""
+    import json
+
+    g = LineGame()
+    assert g.to_json(g.from_json(json.dumps(BASE))) == BASE
+    with pytest.raises(InvalidStateError, match="not valid JSON"):
+        g.from_json("{not json")
+    with pytest.raises(InvalidStateError, match="deeper"):
+        g.from_json(mutate(rows=[[[[[[[["5s"]]]]]]], [], [], []]))
+
+
+def test_redeal_keeps_the_cards_and_resets_the_legal_moves() -> None:
+    g = LineGame()
+    s = g.from_json(position(rows=[[], [], [], []], hands=[["5s", "6s"], ["Kh"]]))
+    assert g.legal_actions(s)
+    hands, draw = [list(h) for h in s.hands], list(s.draw)
+    hands[0], draw[-2:] = draw[-2:], hands[0]  # player_0 gets the two top cards of the pile
+    g.redeal(s, hands, draw)
+    assert s.legal is None and g.legal_actions(s) == g.from_json(g.to_json(s)).legal
+    with pytest.raises(ValueError, match="same cards"):
+        g.redeal(s, [hands[0], hands[1] + hands[0][:1]], draw)  # a card twice

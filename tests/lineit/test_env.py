@@ -10,6 +10,7 @@ from pettingzoo.test import api_test, seed_test
 
 import cardenvs
 from cardenvs import lineit_v0
+from cardenvs.core.game import View
 from cardenvs.lineit.rules import LineItGame
 
 from .positions import position
@@ -63,6 +64,15 @@ def test_game_end_rewards_and_infos() -> None:
     assert all(e.terminations.values())
     assert e.rewards == {"player_0": 0.0, "player_1": 0.0, "player_2": -1.0}
     assert e.infos["player_0"] == {"score": 2, "scored_cards": 2, "token_total": 0}
+
+
+def test_the_view_names_its_table() -> None:
+    e = lineit_v0.env(num_players=3)
+    e.reset(seed=4)
+    view = LineItGame.decode(e.last()[0])
+    assert isinstance(view, View)
+    assert (view.seat, view.num_players, view.options) == (0, 3, {})
+    assert view == e.unwrapped.game.view(e.unwrapped.state, 0)
 
 
 def test_render_names_the_colours() -> None:

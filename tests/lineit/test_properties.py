@@ -9,7 +9,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st_
 
-from cardenvs.lineit.rules import DECK, NUM_ACTIONS, LineItGame, State
+from cardenvs.lineit.rules import LineItGame
+from cardenvs.lineit.state import DECK, NUM_ACTIONS, LineStats, State
 
 SEEDS = st_.integers(0, 2**32 - 1)
 PLAYERS = st_.integers(2, 5)
@@ -20,6 +21,19 @@ def _all_cards(s: State) -> Counter:
     for pile in (s.market, s.discarded, *s.lines, *s.hands, *s.jackpots, *s.scored):
         c.update(pile)
     return c
+
+
+def _check_indexes(s: State) -> None:
+    """The state's indexes (line statistics, card locations) agree with its piles."""
+    fresh = State.build(s.n, s.deck[:], s.market[:], [x[:] for x in s.lines], [x[:] for x in s.hands],
+                        [x[:] for x in s.jackpots], [x[:] for x in s.scored], [x[:] for x in s.tokens],
+                        s.discarded[:], s.first, s.current, s.phase, s.picks_left, s.played_hand)
+    assert fresh.loc == s.loc
+    assert fresh.bet_loc == s.bet_loc
+    assert fresh.line_pos == s.line_pos
+    fields = LineStats.__slots__
+    for got, want in zip(s.stats, fresh.stats):
+        assert [getattr(got, k) for k in fields] == [getattr(want, k) for k in fields]
 
 
 def _random_game(g: LineItGame, seed: int, upto: int | None = None):
@@ -47,6 +61,7 @@ def test_cards_conserved_and_mask_equals_what_apply_accepts(seed: int, n: int) -
     want = Counter(DECK)
     for s, _ in _random_game(g, seed):
         assert _all_cards(s) == want
+        _check_indexes(s)
         assert all(len(h) <= 2 for h in s.hands)
         assert sum(len(s.scored[p]) for p in range(n)) + sum(len(j) for j in s.jackpots) <= 100
         legal = g.legal_actions(s)
@@ -87,6 +102,7 @@ def test_observation_views_and_sampling(seed: int, n: int) -> None:
             assert o.dtype == np.float32 and o.shape == (g.observation_size(),)
             assert np.array_equal(g.observe(s, p), o)
             assert g.decode(o) == v
+            assert g.decode({"observation": o, "action_mask": g.legal_mask(s)}) == v
             assert np.array_equal(g.encode(g.decode(o)), o)
             # deck order is the only hidden thing: re-dealing it changes nothing seen
             t = g.sample_state(v, rng2)

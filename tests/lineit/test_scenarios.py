@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardenvs.lineit.rules import OVER, PICK, PLAY, SCORE, card_text
+from cardenvs.lineit.state import OVER, PICK, PLAY, SCORE, card_text
 
 from .positions import legal, load, play, position
 
@@ -113,7 +113,7 @@ def test_new_line_counts_afresh_round_end_feeds_jackpots_first_rotates() -> None
     g, st = load(position(2, deck=deck, market=[37, 2, 3, 4], lines=[[41, 45, 49], []],
                           hands=[[60, 64], []], jackpots={"red": [21]}))
     play(g, st, "pick 37 new", "pass", "pass")
-    assert st.lines[0] == [37] and st.stats[0].col == [1, 0, 0, 0]
+    assert st.lines[0] == [37] and list(st.stats[0].col) == [1, 0, 0, 0]
     assert st.discarded[-3:] == [41, 45, 49]
     play(g, st, "pick 2 line", "pass")
     # round end: leftovers 3 (green) and 4 (yellow) under their jackpots; first moves on
