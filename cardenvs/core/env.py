@@ -22,6 +22,11 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import (
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+)
 
 from .game import Game, IllegalActionError, OptionError
 
@@ -97,18 +102,43 @@ class CardGameEnv(AECEnv):
             }
         )
         # one space object per agent, so each can be seeded on its own
-        self.observation_spaces = {a: copy.deepcopy(obs_space) for a in self.possible_agents}
-        self.action_spaces = {
+        self._observation_spaces: dict[str, gymnasium.spaces.Space] = {
+            a: copy.deepcopy(obs_space) for a in self.possible_agents
+        }
+        self._action_spaces: dict[str, gymnasium.spaces.Space] = {
             a: gymnasium.spaces.Discrete(self.game.num_actions) for a in self.possible_agents
         }
+        # the seed of the last reset(seed=...), applied to the spaces when they are next used
+        self._space_seed: int | None = None
         self._np_random: np.random.Generator | None = None
         self.state: Any = None
-        self._version = 0
-        self._obs_cache: dict[int, np.ndarray] = {}
-        self._mask_cache: tuple[int, np.ndarray] | None = None
         self._zero_mask = np.zeros(self.game.num_actions, dtype=np.int8)
 
     # ---------------------------------------------------------------- spaces
+    def _seed_spaces(self) -> None:
+        """Seed every agent's spaces from the last ``reset(seed=...)`` (agent ``i`` with
+        ``seed + i``).  Done on first use rather than in ``reset``: seeding eight spaces
+        costs more than a short game's steps, and most loops never sample a space."""
+        seed, self._space_seed = self._space_seed, None
+        if seed is not None:
+            for i, a in enumerate(self.possible_agents):
+                self._action_spaces[a].seed(seed + i)
+                self._observation_spaces[a].seed(seed + i)
+
+    @property
+    def observation_spaces(self) -> dict[str, gymnasium.spaces.Space]:
+        """Each agent's observation space (seeded by ``reset(seed=...)``)."""
+        if self._space_seed is not None:
+            self._seed_spaces()
+        return self._observation_spaces
+
+    @property
+    def action_spaces(self) -> dict[str, gymnasium.spaces.Space]:
+        """Each agent's action space (seeded by ``reset(seed=...)``)."""
+        if self._space_seed is not None:
+            self._seed_spaces()
+        return self._action_spaces
+
     def observation_space(self, agent: str) -> gymnasium.spaces.Space:
         return self.observation_spaces[agent]
 
@@ -131,9 +161,7 @@ class CardGameEnv(AECEnv):
         self._np_random = rng
         self.state = state
         if seed is not None:  # sampling the spaces is reproducible from reset(seed=...)
-            for i, a in enumerate(self.possible_agents):
-                self.action_spaces[a].seed(seed + i)
-                self.observation_spaces[a].seed(seed + i)
+            self._space_seed = seed
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -182,19 +210,15 @@ class CardGameEnv(AECEnv):
             self.infos[a] = {**self.infos.get(a, {}), "illegal_action_by": agent}
         self._cumulative_rewards[agent] = 0.0
         self._accumulate_rewards()
-        self._version += 1
-        self._mask_cache = None
 
     def _after_change(self) -> None:
-        """Refresh caches, the agent to move, and the end-of-game bookkeeping."""
-        self._version += 1
-        self._obs_cache.clear()
-        self._mask_cache = None
+        """Refresh the infos, the agent to move, and the end-of-game bookkeeping."""
         game, state = self.game, self.state
         infos = game.infos(state)
-        for i, a in enumerate(self.possible_agents):
-            if a in self.infos:
-                self.infos[a] = infos[i]
+        own = self.infos
+        for a, info in zip(self.possible_agents, infos):
+            if a in own:
+                own[a] = info
         terminal = game.is_terminal(state)
         truncated = not terminal and game.is_truncated(state)
         if terminal or truncated:
@@ -215,20 +239,15 @@ class CardGameEnv(AECEnv):
 
     # ----------------------------------------------------------- observation
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """``{"observation", "action_mask"}`` of ``agent``, built from its own view only."""
-        seat = self._seat[agent]
-        obs = self._obs_cache.get(seat)
-        if obs is None:
-            obs = self.game.observe(self.state, seat)
-            self._obs_cache[seat] = obs
-        return {"observation": obs.copy(), "action_mask": self._mask_for(agent)}
+        """``{"observation", "action_mask"}`` of ``agent``, built from its own view only.
 
-    def _mask_for(self, agent: str) -> np.ndarray:
+        Both arrays are new on every call (the caller may keep or change them): the
+        game's writers are cheaper than caching and copying, as loops observe once a step.
+        """
+        obs = self.game.observe(self.state, self._seat[agent])
         if agent != self.agent_selection or self.terminations.get(agent) or self.truncations.get(agent):
-            return self._zero_mask.copy()
-        if self._mask_cache is None or self._mask_cache[0] != self._version:
-            self._mask_cache = (self._version, self.game.legal_mask(self.state))
-        return self._mask_cache[1].copy()
+            return {"observation": obs, "action_mask": self._zero_mask.copy()}
+        return {"observation": obs, "action_mask": self.game.legal_mask(self.state)}
 
     # --------------------------------------------------------------- helpers
     def legal_actions(self) -> list[int]:
@@ -269,16 +288,71 @@ class CardGameEnv(AECEnv):
 
 
 class OrderEnforcing(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's order enforcement with a direct ``last()``.
+    """PettingZoo's order enforcement, with the hot path delegated directly.
 
-    The inherited ``last()`` runs on the wrapper and reaches every attribute through
-    ``__getattr__``; delegating once keeps the checks and saves about a tenth of a step.
+    The inherited wrapper reaches ``agents``, ``agent_selection`` and the other
+    bookkeeping through ``__getattr__`` (a failed lookup, then a fall-through) several
+    times a step; here they are properties, and ``step``, ``observe``, ``last`` and the
+    ``agent_iter`` iterator talk to the wrapped environment once.  The checks (nothing
+    before ``reset``, a warning for a step after the end, ``step`` between iterations)
+    are PettingZoo's own.
     """
+
+    def _guarded(self, name: str) -> Any:
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+
+    agents = property(lambda self: self._guarded("agents"))
+    agent_selection = property(lambda self: self._guarded("agent_selection"))
+    rewards = property(lambda self: self._guarded("rewards"))
+    terminations = property(lambda self: self._guarded("terminations"))
+    truncations = property(lambda self: self._guarded("truncations"))
+    infos = property(lambda self: self._guarded("infos"))
+
+    def step(self, action: Any) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        self._has_updated = True
+        if not self.env.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self.env.step(action)
+
+    def observe(self, agent: str) -> Any:
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self.env.observe(agent)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
             raise AttributeError("last() cannot be called before reset()")
         return self.env.last(observe)
+
+    def agent_iter(self, max_iter: int = 2**63) -> _OrderedIterable:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _OrderedIterable(self, max_iter)
+
+
+class _OrderedIterable(AECOrderEnforcingIterable):
+    def __iter__(self) -> _OrderedIterator:
+        return _OrderedIterator(self.env, self.max_iter)
+
+
+class _OrderedIterator(AECOrderEnforcingIterator):
+    """PettingZoo's order-enforcing iteration, reading the wrapped environment directly."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        inner = wrapper.env
+        if not inner.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        if not wrapper._has_updated:
+            raise AssertionError("need to call step() or reset() in a loop over `agent_iter`")
+        wrapper._has_updated = False
+        return inner.agent_selection
 
 
 def wrapped_env_fn(raw: type[CardGameEnv]) -> Callable[..., AECEnv]:
