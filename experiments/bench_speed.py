@@ -6,11 +6,13 @@
     python experiments/bench_speed.py --compare             # side by side with the peers
     python experiments/bench_speed.py --memory 100000       # resident memory over many games
 
-``--compare`` runs, one after the other in this process, the same random-masked-play
-loop over OpenSpiel's ``gin_rummy`` through pyspiel (rules only, and with observation
-tensors), RLCard's ``gin-rummy`` env and PettingZoo's ``connect_four_v3`` AEC loop
-(the ``bench`` extra installs the peers; their versions are printed), and adds the
-ratio of each cardenvs game to each peer.
+``--compare`` runs, in this process, the same random-masked-play loop over OpenSpiel's
+``gin_rummy`` through pyspiel (rules only, and with observation tensors), RLCard's
+``gin-rummy`` env and PettingZoo's ``connect_four_v3`` AEC loop (the ``bench`` extra
+installs the peers; their versions are printed), and adds the ratio of each cardenvs
+game to each peer.  Every repeat times each game and each peer back to back; a ratio is
+the median over repeats of the ratio within one repeat, which a drifting machine load
+disturbs far less than a ratio of medians taken minutes apart.
 
 AEC loop: ``env.last()`` (observation and mask every step), an action drawn with a numpy
 generator over ``np.flatnonzero(mask)``, ``env.step``; games restart as they end.
@@ -232,36 +234,49 @@ def main() -> None:
     try:
         from tqdm import tqdm
     except ImportError:  # pragma: no cover - tqdm comes with the dev extra
-        def tqdm(x, **_k):  # type: ignore[no-redef]
-            return x
+        class tqdm:  # type: ignore[no-redef]  # the bar's calls, doing nothing
+            def __init__(self, *_a: object, **_k: object) -> None: ...
+            def update(self, _n: int) -> None: ...
+            def close(self) -> None: ...
 
-    jobs = [(e, p) for e in args.envs for p in args.players]
-    rows = []
-    for env_name, players in tqdm(jobs, desc="benchmark", unit="config"):
-        game_cls = cardenvs.game_class(env_name)
-        if not game_cls.min_players <= players <= game_cls.max_players:
-            continue
-        aec = [aec_loop(env_name, players, args.seconds, 1000 * r) for r in range(args.repeats)]
-        raw = [raw_core(env_name, players, args.seconds, 1000 * r) for r in range(args.repeats)]
-        rows.append(
-            (
-                env_name,
-                players,
-                statistics.median(a[0] for a in aec),
-                statistics.median(a[1] for a in aec),
-                statistics.median(a[2] for a in aec),
-                statistics.median(raw),
-            )
-        )
-    peers: list[tuple[str, float, float, float]] = []
-    if args.compare:
-        for label, fn in tqdm(list(PEERS.items()), desc="peers", unit="peer"):
-            try:
-                runs = [fn(args.seconds, 1000 * r) for r in range(args.repeats)]
-            except ImportError as err:
-                print(f"skipping {label}: {err} (pip install -e '.[bench]')")
-                continue
-            peers.append((label, *(statistics.median(r[i] for r in runs) for i in range(3))))
+    jobs = [(e, p) for e in args.envs for p in args.players
+            if cardenvs.game_class(e).min_players <= p <= cardenvs.game_class(e).max_players]
+    peer_fns = dict(PEERS) if args.compare else {}
+    for label in list(peer_fns):
+        try:
+            peer_fns[label](0.0, 0)  # one game, to load the library
+        except ImportError as err:
+            print(f"skipping {label}: {err} (pip install -e '.[bench]')")
+            del peer_fns[label]
+    # Repeats are the outer loop: each repeat times every config and every peer back to
+    # back, so a ratio is taken between figures measured within seconds of each other;
+    # on a shared machine whose load drifts, the median of these ratios is what holds.
+    aec: dict[tuple[str, int], list[tuple[float, float, float]]] = {j: [] for j in jobs}
+    raw: dict[tuple[str, int], list[float]] = {j: [] for j in jobs}
+    peer_runs: dict[str, list[tuple[float, float, float]]] = {label: [] for label in peer_fns}
+    bar = tqdm(total=args.repeats * (2 * len(jobs) + len(peer_fns)), desc="benchmark", unit="run")
+    for r in range(args.repeats):
+        for job in jobs:
+            aec[job].append(aec_loop(*job, args.seconds, 1000 * r))
+            raw[job].append(raw_core(*job, args.seconds, 1000 * r))
+            bar.update(2)
+        for label, fn in peer_fns.items():
+            peer_runs[label].append(fn(args.seconds, 1000 * r))
+            bar.update(1)
+    bar.close()
+    med = statistics.median
+    rows = [
+        (env_name, players, med(a[0] for a in aec[(env_name, players)]),
+         med(a[1] for a in aec[(env_name, players)]), med(a[2] for a in aec[(env_name, players)]),
+         med(raw[(env_name, players)]))
+        for env_name, players in jobs
+    ]
+    peers = [(label, *(med(x[i] for x in runs) for i in range(3))) for label, runs in peer_runs.items()]
+
+    def ratio(job: tuple[str, int], label: str) -> float:
+        """Median over repeats of (cardenvs steps/s) / (peer steps/s) in the same repeat."""
+        return med(a[0] / b[0] for a, b in zip(aec[job], peer_runs[label]))
+
     lines = [
         f"Python {platform.python_version()}, numpy {np.__version__}, {platform.machine()}; "
         f"{peer_versions()}; median of {args.repeats} runs of {args.seconds:g} s "
@@ -271,14 +286,15 @@ def main() -> None:
         + "".join(f" x {label} |" for label, *_ in peers),
         "|---|---:|---:|---:|---:|---:|" + "---:|" * len(peers),
     ]
-    for env_name, p, sps, gps, spg, raw in rows:
-        ratios = "".join(f" {sps / peer_sps:.1f} |" for _l, peer_sps, *_ in peers)
-        lines.append(f"| {env_name} | {p} | {sps:,.0f} | {gps:,.1f} | {spg:,.1f} | {raw:,.0f} |{ratios}")
+    for env_name, p, sps, gps, spg, core in rows:
+        ratios = "".join(f" {ratio((env_name, p), label):.2f} |" for label, *_ in peers)
+        lines.append(f"| {env_name} | {p} | {sps:,.0f} | {gps:,.1f} | {spg:,.1f} | {core:,.0f} |{ratios}")
     if peers:
         lines += ["", "| peer | agent-steps/s | games/s | steps/game |", "|---|---:|---:|---:|"]
         for label, sps, gps, spg in peers:
             lines.append(f"| {label} | {sps:,.0f} | {gps:,.1f} | {spg:,.1f} |")
-        lines += ["", "Ratio columns: cardenvs AEC agent-steps/s divided by the peer's agent-steps/s."]
+        lines += ["", "Ratio columns: cardenvs AEC agent-steps/s divided by the peer's agent-steps/s "
+                  "in the same repeat (the two measured back to back), median over the repeats."]
     if args.memory:
         lines += ["", f"Resident memory over {args.memory:,} random games in one env (MiB, after gc):", "",
                   "| env | players | start | after 10% | end | growth 10%->end |",

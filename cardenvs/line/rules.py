@@ -229,7 +229,7 @@ class LineGame(Game[LineState, LineView]):
         """Shuffle the 56 cards, deal 7 each, turn one face up; player_0 starts."""
         deck = np.arange(56, dtype=np.int64)
         rng.shuffle(deck)
-        cards = [int(c) if c < 52 else JOKER for c in deck]
+        cards = [c if c < 52 else JOKER for c in deck.tolist()]  # Python ints: cheap to compare
         s = LineState()
         n = self.num_players
         s.hands = [cards[7 * p: 7 * p + 7] for p in range(n)]

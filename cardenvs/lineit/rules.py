@@ -369,7 +369,7 @@ def sample_state(view: LineItView, rng: np.random.Generator) -> State:
 def new_state(n: int, rng: np.random.Generator) -> State:
     """Shuffle the 106 cards with ``rng`` and reveal round 1's market."""
     order = rng.permutation(len(DECK))
-    st = State.build(n, [DECK[i] for i in order], [], [[] for _ in range(n)],
+    st = State.build(n, [DECK[i] for i in order.tolist()], [], [[] for _ in range(n)],
                      [[] for _ in range(n)], [[] for _ in range(4)], [[] for _ in range(n)],
                      [[] for _ in range(n)], [], 0, 0, PICK, n, False)
     _start_round(st)
