@@ -2,9 +2,10 @@
 """Set up and run cardenvs' jobs with nothing but python3.
 
     python3 dev.py demo    # set up .venv, then agents play a rendered game of Line
-    python3 dev.py test    # set up .venv (dev, train, openspiel, rllib extras); ruff, mypy, the suite
+    python3 dev.py test    # set up .venv (extras dev,train,openspiel,rllib,web,browser), chromium; ruff, mypy, tests
     python3 dev.py soak    # the slow soak tests (marked `slow`)
     python3 dev.py bench   # the speed benchmark table (--compare: against the peers)
+    python3 dev.py serve   # the browser table: lobby at http://127.0.0.1:8000/ (--host, --port, --data)
 
 Each command creates ``.venv`` on first use and reinstalls only when ``pyproject.toml``
 or the requested extras change.  Extra arguments are passed on to the job.
@@ -23,9 +24,9 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / "python"
 #: what the test suite needs: the integrations' tests run too (OpenSpiel, RLlib)
-TEST_EXTRAS = "dev,train,openspiel,rllib"
+TEST_EXTRAS = "dev,train,openspiel,rllib,web,browser"
 #: what ruff checks: the project's own code, never other files a user keeps in the clone
-LINTED = ["cardenvs", "agents", "experiments", "tests", "notebooks", "dev.py"]
+LINTED = ["cardenvs", "agents", "cardtable", "experiments", "tests", "notebooks", "dev.py"]
 
 
 def run(cmd: list[str], **kw: object) -> int:
@@ -51,6 +52,37 @@ def setup(extras: str) -> None:
     stamp.write_text(" ".join([*have, digest]))
 
 
+#: the browser tests' Debian packages and the programs they provide
+BROWSER_PACKAGES = ("chromium", "chromium-driver")
+BROWSER_PROGRAMS = ("/usr/bin/chromium", "/usr/bin/chromedriver")
+
+
+def ensure_browser() -> None:
+    """Install Debian's chromium and chromium-driver for the browser tests when missing.
+
+    Nothing that downloads a browser of its own is used.  When they cannot be installed
+    (not Debian, not root, no registry) this says why, and the browser tests skip with
+    that reason.
+    """
+    missing = [p for p in BROWSER_PROGRAMS if not Path(p).exists()]
+    if not missing:
+        return
+    why = f"the browser tests need {' and '.join(missing)} (Debian: {' '.join(BROWSER_PACKAGES)})"
+    if not Path("/usr/bin/apt-get").exists():
+        print(f"NOTE: {why}; apt-get is not here, so those tests will skip", flush=True)
+        return
+    if os.geteuid() != 0:
+        print(f"NOTE: {why}; run `sudo apt-get install -y {' '.join(BROWSER_PACKAGES)}` "
+              "(not root here), else those tests skip", flush=True)
+        return
+    print(f"installing {' '.join(BROWSER_PACKAGES)}: {why}", flush=True)
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    cmd = ["apt-get", "install", "-y", "-q", "--no-install-recommends", *BROWSER_PACKAGES]
+    if run(cmd, env=env) != 0 and (run(["apt-get", "update", "-q"], env=env) != 0 or run(cmd, env=env) != 0):
+        print(f"NOTE: installing {' '.join(BROWSER_PACKAGES)} failed; the browser tests will skip",
+              flush=True)
+
+
 def main(argv: list[str]) -> int:
     job = argv[0] if argv else "help"
     rest = argv[1:]
@@ -59,6 +91,7 @@ def main(argv: list[str]) -> int:
         return run([PY, "-m", "agents.demo", *rest])
     if job == "test":
         setup(TEST_EXTRAS)
+        ensure_browser()
         # the project's own paths only: a user's scratch script in the clone stops nothing
         if run([PY, "-m", "ruff", "check", *LINTED]) != 0:
             return 1
@@ -68,6 +101,9 @@ def main(argv: list[str]) -> int:
     if job == "soak":
         setup(TEST_EXTRAS)
         return run([PY, "-m", "pytest", "-m", "slow", "-q", *rest])
+    if job == "serve":
+        setup("web")
+        return run([PY, "-m", "cardtable", *rest])
     if job == "bench":
         setup("dev,bench")
         return run([PY, "experiments/bench_speed.py", *rest])

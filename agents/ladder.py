@@ -151,6 +151,11 @@ class Coach:
         assert isinstance(engine, (HeuristicAgent, SearchAgent))
         self._engine: HeuristicAgent | SearchAgent = engine
 
+    @property
+    def engine(self) -> HeuristicAgent | SearchAgent:
+        """The agent whose values rank the moves (it carries the seat's memory, if any)."""
+        return self._engine
+
     def advise(self, observation: Observation, top: int | None = None) -> list[Advice]:
         """Legal moves ranked best first, from the observation dict ``env.last()`` gives."""
         return self.advise_view(*self._engine.read(observation), top=top)

@@ -241,12 +241,12 @@ def round_summary(result: dict[str, Any] | None, names: list[str]) -> str:
         mark = "  <- wins the round" if i in result["winners"] else ""
         lines.append(f"  player_{i} {names[i]:<6} {' '.join(hand['cards']):<40} groups {shape}, "
                      f"{state}, value {hand['value']}{mark}")
-    lines.append("  " + _why(result))
+    lines.append("  " + round_reason(result))
     lines.append("  rounds won: " + ", ".join(f"{names[i]} {s}" for i, s in enumerate(result["scores"])))
     return "\n".join(lines) + "\n\n"
 
 
-def _why(result: dict[str, Any]) -> str:
+def round_reason(result: dict[str, Any]) -> str:
     """Why the round's winners won: the judging rule that decided it."""
     hands, winners = result["hands"], result["winners"]
     shared = " (shared)" if len(winners) > 1 else ""

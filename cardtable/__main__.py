@@ -1,0 +1,49 @@
+"""``python -m cardtable``: run the browser table on uvicorn.
+
+    python -m cardtable [--host 127.0.0.1] [--port 8000] [--data ./data] [--bot-delay 0.6] [--workers N]
+
+The lobby is at ``http://HOST:PORT/``; rooms and finished games are kept in
+``DATA/cardtable.sqlite3`` and survive restarts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+
+def default_workers() -> int:
+    """Worker processes for computer players and coaches: one per core, at most 4."""
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the arguments and serve until interrupted."""
+    ap = argparse.ArgumentParser(prog="python -m cardtable", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--host", default="127.0.0.1")
+    ap.add_argument("--port", type=int, default=8000)
+    ap.add_argument("--data", default="./data", help="folder of the SQLite file (created if missing)")
+    ap.add_argument("--bot-delay", type=float, default=0.6,
+                    help="seconds between computer moves, so people can follow them (0: no pause)")
+    ap.add_argument("--workers", type=int, default=default_workers(),
+                    help="processes for computer players and coaches (0: threads in the server process)")
+    ap.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    args = ap.parse_args(argv)
+    if args.bot_delay < 0 or args.workers < 0:
+        ap.error("--bot-delay and --workers must not be negative")
+
+    import uvicorn
+
+    from .app import create_app
+
+    app = create_app(args.data, bot_delay=args.bot_delay, workers=args.workers)
+    print(f"cardtable: http://{args.host}:{args.port}/  (data in {os.path.abspath(args.data)})", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=65536,
+                ws="websockets-sansio")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,639 @@
+"""The server: HTTP endpoints, the WebSocket protocol, computer turns and coaches.
+
+:func:`create_app` builds the Starlette application for a data folder.  One
+:class:`Server` holds the rooms (loaded from SQLite at start-up), the connections and the
+:class:`~.workers.Pool`.  Everything that changes a room runs on the event loop, one
+message at a time, and is saved before anyone is told of it; computer players and
+coaches think in the pool and their answers are applied only if the position they were
+asked about is still the one on the table.  See ``PROTOCOL.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from . import catalog
+from .room import Room, RoomError, new_token
+from .store import Store
+from .workers import Job, Pool
+
+log = logging.getLogger("cardtable")
+
+STATIC = Path(__file__).resolve().parent / "static"
+#: the largest message or request body accepted (bytes)
+MAX_MESSAGE = 4096
+#: messages queued for one client before it is considered gone
+MAX_QUEUE = 1000
+#: computer moves applied per pass of the event loop (keeps people's latency low under load)
+BOT_MOVES_PER_PASS = 1
+#: the longest name a person may give
+MAX_NAME = 24
+#: the client-to-server message types and their fields: name -> (types, required)
+FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
+    "hello": {"token": ((str, type(None)), False), "host_token": ((str, type(None)), False)},
+    "sit": {"seat": ((int,), True), "name": ((str,), True)},
+    "leave": {},
+    "level": {"seat": ((int,), True), "level": ((str,), True)},
+    "start": {},
+    "move": {"id": ((int,), False), "text": ((str,), False), "step": ((int,), False)},
+    "coach": {"on": ((bool,), True)},
+    "rematch": {},
+}
+
+
+class Conn:
+    """One WebSocket client of a room: who it is (seat, host) and its outgoing queue."""
+
+    def __init__(self, ws: WebSocket) -> None:
+        self.ws = ws
+        self.seat: int | None = None
+        self.token: str | None = None
+        self.host = False
+        self.hello = False
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closed = False
+
+    def send_text(self, text: str) -> None:
+        """Queue a message (a client that stops reading is dropped)."""
+        if self.closed:
+            return
+        if self.queue.qsize() >= MAX_QUEUE:
+            self.closed = True
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(text)
+
+    def send(self, msg: dict[str, Any]) -> None:
+        """Queue a message object."""
+        self.send_text(json.dumps(msg, separators=(",", ":")))
+
+    def error(self, message: str, for_type: str | None = None) -> None:
+        """Tell this client what was wrong with its message."""
+        self.send({"type": "error", "message": message, "for": for_type})
+
+    async def writer(self) -> None:
+        """Send the queued messages in order until the connection ends."""
+        while True:
+            text = await self.queue.get()
+            if text is None:
+                with contextlib.suppress(Exception):
+                    await self.ws.close(code=1008)
+                return
+            try:
+                await self.ws.send_text(text)
+            except Exception:  # the client went away; the reader notices too
+                self.closed = True
+                return
+
+
+class Server:
+    """Rooms, connections, the store and the pool of one running table."""
+
+    def __init__(self, data: str | Path, bot_delay: float = 0.6, workers: int = 0) -> None:
+        self.store = Store(data)
+        self.bot_delay = bot_delay
+        self.pool = Pool(workers)
+        self.rooms: dict[str, Room] = {}
+        self.conns: dict[str, set[Conn]] = {}
+        self.drivers: dict[str, asyncio.Task[None]] = {}
+        self.coaching: dict[tuple[str, int], tuple[int, int]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        #: computer moves applied per pass of the event loop, at most
+        self.gate = asyncio.Semaphore(BOT_MOVES_PER_PASS)
+        for data_room in self.store.rooms():
+            try:
+                pd = data_room.get("play")
+                moves = [] if pd is None else self.store.moves(data_room["id"], pd["index"])
+                room = Room.restore(data_room, moves)
+            except Exception:  # one bad row must not stop the others
+                log.exception("could not restore room %s", data_room.get("id"))
+                continue
+            self.rooms[room.id] = room
+            self.conns[room.id] = set()
+
+    # --------------------------------------------------------------- lifecycle
+    async def startup(self) -> None:
+        """Resume every room whose computer player is to move."""
+        for room in self.rooms.values():
+            self.kick(room)
+
+    async def shutdown(self) -> None:
+        """Stop the computer players and the pool; close the file."""
+        for task in list(self.drivers.values()) + list(self._tasks):
+            task.cancel()
+        for task in list(self.drivers.values()) + list(self._tasks):
+            with contextlib.suppress(BaseException):
+                await task
+        self.pool.close()
+        self.store.close()
+
+    def _spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
+        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    # --------------------------------------------------------------- rooms
+    def create_room(self, body: Any) -> dict[str, Any]:
+        """``POST /api/rooms``: a new room (``ValueError`` with what is allowed)."""
+        env, n, options, level = catalog.validate_table(body)
+        room_id = secrets.token_urlsafe(6)
+        while room_id in self.rooms:
+            room_id = secrets.token_urlsafe(6)
+        host_token = new_token()
+        room = Room(room_id, env, n, options, level, host_token)
+        self.rooms[room_id] = room
+        self.conns[room_id] = set()
+        self.save(room)
+        return {"room": room_id, "host_token": host_token, "link": f"/room/{room_id}"}
+
+    def save(self, room: Room, move: bool = False, record: dict[str, Any] | None = None) -> None:
+        """Write the room (and the move just played, and a finished game's record)."""
+        self.store.save_room(room.id, room.snapshot(), room.last_move() if move else None, record)
+
+    def connected(self, room: Room) -> list[int]:
+        """How many clients are connected to each seat."""
+        counts = [0] * room.num_players
+        for c in self.conns.get(room.id, ()):
+            if c.seat is not None:
+                counts[c.seat] += 1
+        return counts
+
+    def broadcast_room(self, room: Room) -> None:
+        """Send everyone in the room its ``room`` message."""
+        connected = self.connected(room)
+        for c in self.conns.get(room.id, ()):
+            if c.hello:
+                c.send(room.room_message(c.seat, c.host, connected))
+
+    def send_table(self, room: Room, conn: Conn) -> None:
+        """Send one client its ``table`` (if a game was dealt)."""
+        text = room.table_text(conn.seat)
+        if text is not None:
+            conn.send_text(text)
+
+    def broadcast_table(self, room: Room) -> None:
+        """Send everyone in the room its ``table`` message."""
+        for c in self.conns.get(room.id, ()):
+            if c.hello:
+                self.send_table(room, c)
+
+    # --------------------------------------------------------------- computer turns
+    def kick(self, room: Room) -> None:
+        """Make sure a computer player is thinking if one is to move, and that the coach of
+        a person to move is asked."""
+        seat = room.current()
+        if seat < 0:
+            return
+        if not room.seats[seat].person:
+            task = self.drivers.get(room.id)
+            if task is None or task.done():
+                self.drivers[room.id] = asyncio.ensure_future(self._drive(room))
+        elif room.seats[seat].coach:
+            self.ask_coach(room, seat)
+
+    def _job(self, room: Room, kind: str, seat: int, level: str) -> Job:
+        p = room.play
+        assert p is not None
+        return Job(kind=kind, room=room.id, game_index=p.index, env=room.env, num_players=room.num_players,
+                   options=catalog.options_key(room.options), seat=seat, level=level, seed=p.seed,
+                   step=p.step, prev_step=room.prev_step(seat), view=room.game.view(p.state, seat),
+                   legal=list(room.game.legal_actions(p.state)), ids=list(p.ids))
+
+    async def _drive(self, room: Room) -> None:
+        """Play the computer seats' turns, one at a time, paced by ``bot_delay``.
+
+        Thinking happens in the pool; applying a move happens on the loop behind
+        :attr:`gate`, which lets only a few computer moves through per pass of the event
+        loop, so people's messages are answered promptly even when many rooms of computer
+        players run without pauses.
+        """
+        loop = asyncio.get_running_loop()
+        while room.status == "playing":
+            seat = room.current()
+            if seat < 0 or room.seats[seat].person or self.rooms.get(room.id) is not room:
+                return
+            p = room.play
+            assert p is not None
+            step, index, level = p.step, p.index, room.seats[seat].level
+            started = loop.time()
+            action: Any = None
+            if level != "random":
+                action = await self._think(room, seat, level)
+            wait = self.bot_delay - (loop.time() - started)
+            if wait > 0:
+                await asyncio.sleep(wait)
+            async with self.gate:
+                p = room.play
+                if (room.status == "playing" and p is not None and p.index == index and p.step == step
+                        and not room.seats[seat].person and room.current() == seat
+                        and room.seats[seat].level == level):
+                    if action is None:
+                        action = await self._think(room, seat, level)  # random: at once, inline
+                    self.play_move(room, seat, action)
+                # else the table changed while it thought: think again about the new one
+                await asyncio.sleep(0)  # hold the gate for one pass of the loop
+
+    async def _think(self, room: Room, seat: int, level: str) -> int:
+        """A computer's move for the current position (a random legal move if it fails)."""
+        job = self._job(room, "move", seat, level)
+        try:
+            return int(await self.pool.run(job))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("computer player failed in room %s; it plays a random move", room.id)
+            return job.legal[secrets.randbelow(len(job.legal))]
+
+    def play_move(self, room: Room, seat: int, action: Any) -> None:
+        """Apply a checked move, save it, tell everyone, and go on (``RoomError`` if refused)."""
+        record = room.apply(seat, action)
+        self.save(room, move=True, record=record)
+        if record is not None:
+            self.broadcast_room(room)  # the status first: the table that follows shows the result
+        self.broadcast_table(room)
+        self.kick(room)
+
+    # --------------------------------------------------------------- coaches
+    def ask_coach(self, room: Room, seat: int) -> None:
+        """Ask the seat's coach about the current decision (once per decision)."""
+        p = room.play
+        if p is None:
+            return
+        key = (room.id, seat)
+        if self.coaching.get(key) == (p.index, p.step):
+            return
+        self.coaching[key] = (p.index, p.step)
+        self._spawn(self._coach(room, seat, p.index, p.step))
+
+    async def _coach(self, room: Room, seat: int, index: int, step: int) -> None:
+        job = self._job(room, "coach", seat, "planner")
+        try:
+            advice = await self.pool.run(job)
+        except Exception:
+            log.exception("coach failed in room %s", room.id)
+            self.coaching.pop((room.id, seat), None)
+            return
+        p = room.play
+        if p is None or p.index != index or p.step != step or not room.seats[seat].coach:
+            self.coaching.pop((room.id, seat), None)
+            return
+        msg = {"type": "coach", "advice": advice, "step": step}
+        for c in self.conns.get(room.id, ()):
+            if c.seat == seat:
+                c.send(msg)
+
+    def resend_coach(self, room: Room, seat: int) -> None:
+        """A client of ``seat`` (re)joined or switched the coach on: ask again."""
+        self.coaching.pop((room.id, seat), None)
+        if room.current() == seat and room.seats[seat].person and room.seats[seat].coach:
+            self.ask_coach(room, seat)
+
+    # --------------------------------------------------------------- messages
+    def handle(self, room: Room, conn: Conn, text: str) -> None:
+        """One message from a client: checked, then done, or an ``error`` to that client."""
+        if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
+            conn.error(f"message too long: at most {MAX_MESSAGE} bytes")
+            return
+        try:
+            msg = json.loads(text)
+        except ValueError:
+            conn.error('not JSON: every message is one JSON object with a "type"')
+            return
+        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+            conn.error('every message is one JSON object with a string "type"; the types are '
+                       + ", ".join(FIELDS))
+            return
+        kind = msg["type"]
+        fields = FIELDS.get(kind)
+        if fields is None:
+            conn.error(f"unknown message type {kind[:40]!r}; the types are {', '.join(FIELDS)}", None)
+            return
+        for name, (types, required) in fields.items():
+            if name not in msg or (msg[name] is None and type(None) not in types):
+                if required:
+                    conn.error(f"{kind}: the field {name!r} is missing", kind)
+                    return
+                continue
+            value = msg[name]
+            if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+                names = " or ".join("null" if t is type(None) else t.__name__ for t in types)
+                conn.error(f"{kind}: the field {name!r} must be {names}, got {type(value).__name__}", kind)
+                return
+        if kind != "hello" and not conn.hello:
+            conn.error('send "hello" first ({"type": "hello", "token": null, "host_token": null})', kind)
+            return
+        try:
+            getattr(self, f"on_{kind}")(room, conn, msg)
+        except RoomError as err:
+            conn.error(str(err), kind)
+
+    def on_hello(self, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
+        """Identify the client: a seat (by its token), the host (by the host token), or a spectator."""
+        first = not conn.hello
+        conn.hello = True
+        problems = []
+        token, host_token = msg.get("token"), msg.get("host_token")
+        if host_token is not None:
+            if secrets.compare_digest(host_token.encode(), room.host_token.encode()):
+                conn.host = True
+            else:
+                problems.append("the host token is wrong: you are not the host")
+        if token is not None:
+            seat = room.seat_of_token(token)
+            if seat is None:
+                problems.append("this token is no seat's credential in this room: you watch as a spectator")
+            elif conn.seat != seat:
+                if conn.seat is not None:
+                    problems.append(f"you already sit in seat {conn.seat}")
+                else:
+                    name = room.seats[seat].name or room.seat_name(seat)
+                    room.sit(seat, name, token)
+                    room.touch()
+                    conn.seat, conn.token = seat, token
+                    self.save(room)
+                    conn.send({"type": "seated", "seat": seat, "token": token})
+        for p in problems:
+            conn.error(p, "hello")
+        if first or conn.seat is not None:
+            self.broadcast_room(room)  # the seat is connected now
+        else:
+            conn.send(room.room_message(conn.seat, conn.host, self.connected(room)))
+        self.send_table(room, conn)
+        if conn.seat is not None:
+            self.resend_coach(room, conn.seat)
+            self.kick(room)
+
+    def on_sit(self, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
+        """Take a free seat."""
+        seat = room.check_seat(msg["seat"])
+        name = " ".join(msg["name"].split())
+        if not 1 <= len(name) <= MAX_NAME:
+            raise RoomError(f"a name is 1 to {MAX_NAME} characters")
+        if conn.seat is not None:
+            if conn.seat == seat:
+                raise RoomError(f"you already sit in seat {seat}")
+            raise RoomError(f"you already sit in seat {conn.seat}; leave it first")
+        token = room.sit(seat, name, conn.token)
+        if token != conn.token:  # a new credential: other clients holding the old one lose the seat
+            for c in self.conns.get(room.id, ()):
+                if c.seat == seat:
+                    c.seat = None
+        room.touch()
+        conn.seat, conn.token = seat, token
+        self.save(room)
+        conn.send({"type": "seated", "seat": seat, "token": token})
+        self.broadcast_room(room)
+        self.send_table(room, conn)
+        self.resend_coach(room, seat)
+
+    def on_leave(self, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
+        """Give the seat to a computer (the token still takes it back)."""
+        if conn.seat is None:
+            raise RoomError("you do not sit at this table")
+        seat = conn.seat
+        room.leave(seat)
+        room.touch()
+        self.save(room)
+        for c in self.conns.get(room.id, ()):
+            if c.seat == seat:
+                c.seat = None
+                self.send_table(room, c)
+        self.broadcast_room(room)
+        self.kick(room)
+
+    def _host(self, conn: Conn, what: str) -> None:
+        if not conn.host:
+            raise RoomError(f"only the host can {what}")
+
+    def on_level(self, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
+        """The host sets a computer seat's level (a disconnected person's seat becomes a computer)."""
+        self._host(conn, "set levels")
+        seat = room.check_seat(msg["seat"])
+        if room.seats[seat].person:
+            if self.connected(room)[seat]:
+                raise RoomError(f"seat {seat} is played by {room.seat_name(seat)}, who is here")
+            room.leave(seat)
+        room.set_level(seat, msg["level"])
+        room.touch()
+        self.save(room)
+        self.broadcast_room(room)
+        self.kick(room)
+
+    def on_start(self, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
+        """The host deals the first game."""
+        self._host(conn, "start the game")
+        if room.status != "waiting":
+            raise RoomError(f"the game has already started (the room is {room.status}); "
+                            "after it ends the host can ask for a rematch")
+        self._deal(room)
+
+    def on_rematch(self, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
+        """The host deals a new game with the same seats."""
+        self._host(conn, "ask for a rematch")
+        if room.status != "finished":
+            raise RoomError(f"a rematch is possible once the game has ended (the room is {room.status})")
+        self._deal(room)
+
+    def _deal(self, room: Room) -> None:
+        room.start()
+        self.save(room)
+        self.broadcast_room(room)
+        self.broadcast_table(room)
+        self.kick(room)
+
+    def on_move(self, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
+        """The seat's move, checked by the rules core."""
+        if conn.seat is None or not room.seats[conn.seat].person:
+            raise RoomError("only a seated person can move; sit first")
+        if room.status != "playing" or room.play is None:
+            raise RoomError(f"no game is being played (the room is {room.status})")
+        has_id, has_text = msg.get("id") is not None, msg.get("text") is not None
+        if has_id == has_text:
+            raise RoomError('a move has exactly one of "id" (an action id) or "text" (the move in notation)')
+        step = msg.get("step")
+        if step is not None and step != room.play.step:
+            raise RoomError(f"that move answers step {step}, but the table is at step {room.play.step}")
+        action: Any = msg["id"] if has_id else None
+        if has_text:
+            if len(msg["text"]) > 100:
+                raise RoomError("move text too long")
+            try:
+                action = room.game.str_to_action(msg["text"])
+            except ValueError as err:
+                raise RoomError(str(err)) from None
+        self.play_move(room, conn.seat, action)
+
+    def on_coach(self, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
+        """Switch this seat's coach on or off."""
+        if conn.seat is None:
+            raise RoomError("only a seated person has a coach; sit first")
+        room.seats[conn.seat].coach = bool(msg["on"])
+        self.save(room)
+        self.broadcast_room(room)
+        if msg["on"]:
+            self.resend_coach(room, conn.seat)
+
+    # --------------------------------------------------------------- websocket
+    async def websocket(self, ws: WebSocket) -> None:
+        """``/ws/{room_id}``: one client's session."""
+        room_id = ws.path_params["room_id"]
+        await ws.accept()
+        room = self.rooms.get(room_id)
+        if room is None:
+            await ws.close(code=4404, reason="no such room")
+            return
+        conn = Conn(ws)
+        self.conns[room_id].add(conn)
+        writer = asyncio.ensure_future(conn.writer())
+        try:
+            while not conn.closed:
+                msg = await ws.receive()
+                if msg["type"] == "websocket.disconnect":
+                    break
+                text = msg.get("text")
+                if text is None:
+                    conn.error("send text frames of JSON, not binary")
+                    continue
+                self.handle(room, conn, text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            self.conns[room_id].discard(conn)
+            conn.closed = True
+            writer.cancel()
+            with contextlib.suppress(BaseException):
+                await writer
+            if conn.seat is not None:
+                self.broadcast_room(room)
+
+
+def _json_error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def create_app(data: str | Path = "./data", bot_delay: float = 0.6, workers: int = 0) -> Starlette:
+    """The table's ASGI application, keeping its rooms in ``<data>/cardtable.sqlite3``.
+
+    ``bot_delay``: seconds between computer moves (0 in tests); ``workers``: processes for
+    computer players and coaches (0: threads in this process).
+    """
+    server: Server | None = None
+
+    def srv() -> Server:
+        assert server is not None, "the application has not started (use it as a context manager)"
+        return server
+
+    async def index(request: Request) -> Response:
+        if "room_id" in request.path_params and request.path_params["room_id"] not in srv().rooms:
+            return _json_error(404, f"no room {request.path_params['room_id'][:40]!r} on this server")
+        page = STATIC / "index.html"
+        if not page.exists():
+            return _json_error(404, "the client (cardtable/static/index.html) is not installed")
+        return FileResponse(page)
+
+    async def games(request: Request) -> Response:
+        return JSONResponse(catalog.all_games())
+
+    async def rooms(request: Request) -> Response:
+        body = await request.body()
+        if len(body) > MAX_MESSAGE:
+            return _json_error(413, f"the body is over {MAX_MESSAGE} bytes")
+        try:
+            obj = json.loads(body or b"{}")
+        except ValueError:
+            return _json_error(400, 'the body must be JSON: {"game", "num_players", "options", "level"}')
+        try:
+            return JSONResponse(srv().create_room(obj), status_code=201)
+        except ValueError as err:
+            return _json_error(400, str(err))
+
+    def room_of(request: Request) -> Room:
+        room = srv().rooms.get(request.path_params["room_id"])
+        if room is None:
+            raise HTTPException(404, f"no room {request.path_params['room_id'][:40]!r} on this server")
+        return room
+
+    async def room_info(request: Request) -> Response:
+        room = room_of(request)
+        return JSONResponse(room.room_message(None, False, srv().connected(room)))
+
+    async def room_games(request: Request) -> Response:
+        room = room_of(request)
+        out = [{"index": r["index"], "result": r["result"], "moves": len(r["moves"])}
+               for r in srv().store.games(room.id)]
+        return JSONResponse({"games": out})
+
+    async def room_game(request: Request) -> Response:
+        room = room_of(request)
+        raw = request.path_params["index"]
+        if not raw.isdecimal() or len(raw) > 9:
+            return _json_error(400, f"a game index is a number from 0 to {room.games_played - 1}")
+        record = srv().store.game(room.id, int(raw))
+        if record is None:
+            known = ", ".join(str(r["index"]) for r in srv().store.games(room.id)) or "none yet"
+            return _json_error(404, f"no finished game {raw} in room {room.id}; finished games: {known}")
+        name = f"cardtable-{room.id}-{raw}.json"
+        return JSONResponse(record, headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    async def export(request: Request) -> Response:
+        async def lines() -> AsyncIterator[str]:
+            for text in srv().store.export():
+                yield text + "\n"
+
+        return StreamingResponse(lines(), media_type="application/x-ndjson",
+                                 headers={"Content-Disposition": 'attachment; filename="cardtable.jsonl"'})
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        detail = exc.detail
+        if exc.status_code == 405:
+            detail = f"{request.method} is not allowed on {request.url.path}"
+        elif exc.status_code == 404 and detail == "Not Found":
+            detail = (f"nothing at {request.url.path[:80]}; the API is GET /api/games, POST /api/rooms, "
+                      "GET /api/rooms/{id}, GET /api/rooms/{id}/games[/{index}], GET /api/export")
+        return _json_error(exc.status_code, str(detail))
+
+    async def ws_route(ws: WebSocket) -> None:
+        await srv().websocket(ws)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        nonlocal server
+        server = Server(data, bot_delay=bot_delay, workers=workers)
+        app.state.server = server
+        await server.startup()
+        try:
+            yield
+        finally:
+            await server.shutdown()
+
+    routes = [
+        Route("/", index),
+        Route("/room/{room_id}", index),
+        Route("/api/games", games),
+        Route("/api/rooms", rooms, methods=["POST"]),
+        Route("/api/rooms/{room_id}", room_info),
+        Route("/api/rooms/{room_id}/games", room_games),
+        Route("/api/rooms/{room_id}/games/{index}", room_game),
+        Route("/api/export", export),
+        WebSocketRoute("/ws/{room_id}", ws_route),
+        Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
+    ]
+    handlers: dict[Any, Callable[..., Any]] = {HTTPException: http_error}
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)

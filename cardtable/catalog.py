@@ -1,0 +1,262 @@
+"""What the table offers per game, and the per-game facts the server needs.
+
+Everything here is read from the library: seat counts and options from each ``Game``
+class (``OPTIONS``, ``validate_options``), levels and names from ``agents.ladder``, card
+texts from the rules' own notation.  The few per-game facts that are the table's own
+(which View fields only a seat knows, what the ``scores`` column shows) are stated once,
+in :data:`PRIVATE_FIELDS` and :func:`scores`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Sequence
+from functools import cache, lru_cache
+from typing import Any
+
+import cardenvs
+from agents.ladder import cast, levels
+from agents.play import round_reason
+from cardenvs.core.cards import card_str, parse_card
+from cardenvs.core.game import Game, Option, OptionError
+from cardenvs.registry import GAMES
+
+#: options a room may not set (the rules' default is used): Rummy's turn cap is a safety net
+HIDDEN_OPTIONS: frozenset[str] = frozenset({"max_turns_per_round"})
+#: View fields that only the seat itself may know; a spectator gets them emptied
+PRIVATE_FIELDS: dict[str, tuple[str, ...]] = {
+    "line_v0": ("hand",),
+    "lineit_v0": (),
+    "rummy432_v0": ("hand",),
+}
+#: the level computer seats get unless the room says otherwise
+DEFAULT_LEVEL = "planner"
+#: an option with at most this many allowed values is listed whole in ``combos``
+_COMBO_LIMIT = 12
+
+
+def env_names() -> list[str]:
+    """The registered games."""
+    return list(GAMES)
+
+
+@cache
+def game_class(env: str) -> type[Game[Any, Any]]:
+    """The rules class of a game (``ValueError`` naming the games if unknown)."""
+    return cardenvs.registry.entry(env).game_class
+
+
+@lru_cache(maxsize=256)
+def make_game(env: str, num_players: int, options_key: tuple[tuple[str, Any], ...]) -> Game[Any, Any]:
+    """A (cached, stateless) rules object for a table."""
+    return game_class(env)(num_players, **dict(options_key))
+
+
+def options_key(options: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """Hashable form of an options dict (for :func:`make_game`)."""
+    return tuple(sorted(options.items()))
+
+
+def _allowed_list(opt: Option) -> list[Any]:
+    return list(opt.allowed)
+
+
+def _option_info(name: str, opt: Option) -> dict[str, Any]:
+    info: dict[str, Any] = {"name": name, "default": opt.default, "allowed": _allowed_list(opt),
+                            "help": opt.doc}
+    if isinstance(opt.allowed, range):
+        info["min"] = opt.allowed.start
+        info["max"] = opt.allowed.stop - 1
+    return info
+
+
+def _combos(env: str) -> dict[str, Any]:
+    """Allowed combinations of the seat count and the small discrete options, keeping
+    only the options whose allowed values depend on the others."""
+    cls = game_class(env)
+    names = [n for n, o in cls.OPTIONS.items()
+             if n not in HIDDEN_OPTIONS and len(o.allowed) <= _COMBO_LIMIT]
+    keys = ["num_players", *names]
+    domains: list[Sequence[Any]] = [range(cls.min_players, cls.max_players + 1)]
+    domains += [list(cls.OPTIONS[n].allowed) for n in names]
+    valid: list[tuple[Any, ...]] = []
+    for combo in itertools.product(*domains):
+        try:
+            cls(combo[0], **dict(zip(names, combo[1:])))
+        except OptionError:
+            continue
+        valid.append(combo)
+    total = 1
+    for d in domains:
+        total *= len(d)
+    if len(valid) == total:
+        return {"keys": [], "valid": []}
+    # drop keys that never matter: the valid set is the full product over them
+    keep = list(range(len(keys)))
+    for i in range(len(keys) - 1, -1, -1):
+        rest = [j for j in keep if j != i]
+        current = {tuple(c[j] for j in keep) for c in valid}
+        projected = {tuple(c[j] for j in rest) for c in valid}
+        if i > 0 and len(projected) * len(domains[i]) == len(current):
+            keep = rest
+    rows = sorted({tuple(c[j] for j in keep) for c in valid}, key=lambda r: tuple(str(x) for x in r))
+    return {"keys": [keys[j] for j in keep], "valid": [list(r) for r in rows]}
+
+
+def card_texts(env: str) -> list[str | None]:
+    """The text of every card id of a game (``None`` where an id is no card)."""
+    if env == "lineit_v0":
+        from cardenvs.lineit.state import NUM_KINDS, card_text
+
+        return [None] + [card_text(c) for c in range(1, NUM_KINDS + 1)]
+    if env == "line_v0":
+        return [card_str(c) for c in range(53)]
+    return [card_str(c) for c in range(52)]
+
+
+@cache
+def game_info(env: str) -> dict[str, Any]:
+    """The lobby's description of one game (``GET /api/games``)."""
+    cls = game_class(env)
+    entry = cardenvs.registry.entry(env)
+    return {
+        "name": env,
+        "title": entry.title,
+        "players": {"min": cls.min_players, "max": cls.max_players, "default": cls.default_players},
+        "options": [_option_info(n, o) for n, o in cls.OPTIONS.items() if n not in HIDDEN_OPTIONS],
+        "combos": _combos(env),
+        "levels": table_levels(env),
+        "default_level": DEFAULT_LEVEL,
+        "cast": list(cast(env)),
+        "cards": card_texts(env),
+    }
+
+
+@cache
+def table_levels(env: str) -> list[str]:
+    """The levels a computer seat may have at the table: the game's ladder (``random``,
+    ``greedy``, ``planner``, ``expert`` and ``trained`` where a policy is shipped)."""
+    return list(levels(env))
+
+
+def all_games() -> dict[str, Any]:
+    """``GET /api/games``."""
+    return {"games": [game_info(env) for env in env_names()]}
+
+
+def validate_table(body: Any) -> tuple[str, int, dict[str, Any], str]:
+    """``(env, num_players, options, level)`` from a room request, or ``ValueError`` with a
+    message that says what is wrong and what is allowed."""
+    if not isinstance(body, dict):
+        raise ValueError('the body must be a JSON object: {"game", "num_players", "options", "level"}')
+    unknown = sorted(set(body) - {"game", "num_players", "options", "level"})
+    if unknown:
+        raise ValueError(f"unknown field(s) {', '.join(unknown)}; the fields are game, num_players, "
+                         "options, level")
+    env = body.get("game")
+    if not isinstance(env, str) or env not in GAMES:
+        raise ValueError(f"game must be one of {', '.join(GAMES)}, got {env!r}")
+    cls = game_class(env)
+    n = body.get("num_players", cls.default_players)
+    if n is None:
+        n = cls.default_players
+    if isinstance(n, bool) or not isinstance(n, int) or not cls.min_players <= n <= cls.max_players:
+        raise ValueError(f"{env}: num_players must be an int in {cls.min_players}..{cls.max_players}, "
+                         f"got {n!r}")
+    options = body.get("options") or {}
+    if not isinstance(options, dict):
+        raise ValueError(f"options must be an object of {', '.join(offered_options(env)) or 'nothing'}")
+    bad = sorted(set(options) - set(offered_options(env)))
+    if bad:
+        offered = ", ".join(offered_options(env)) or "none"
+        raise ValueError(f"{env}: unknown option(s) {', '.join(bad)}; the options are {offered}")
+    try:
+        game = cls(n, **options)
+    except OptionError as err:
+        msg = str(err)
+        if env == "rummy432_v0":
+            from cardenvs.rummy432.state import allowed_combinations
+
+            if "hand_size" in msg and "allowed" not in msg:
+                msg += f" (allowed: {allowed_combinations()})"
+        raise ValueError(msg) from None
+    level = body.get("level", DEFAULT_LEVEL)
+    if level is None:
+        level = DEFAULT_LEVEL
+    if not isinstance(level, str) or level not in table_levels(env):
+        raise ValueError(f"level must be one of {', '.join(table_levels(env))}, got {level!r}")
+    opts = {k: v for k, v in game.options.items() if k not in HIDDEN_OPTIONS}
+    return env, game.num_players, opts, level
+
+
+def offered_options(env: str) -> list[str]:
+    """The options a room may set."""
+    return [n for n in game_class(env).OPTIONS if n not in HIDDEN_OPTIONS]
+
+
+# ------------------------------------------------------------------------------- views
+def view_dict(view: Any) -> dict[str, Any]:
+    """A View as JSON-ready data: its fields, as ``dataclasses.asdict`` gives them for these
+    Views (their fields are ints, strings and tuples of them; tuples become JSON lists),
+    without ``asdict``'s deep copy."""
+    return {f.name: getattr(view, f.name) for f in dataclasses.fields(view)}
+
+
+def public_view(env: str, game: Game[Any, Any], state: Any) -> dict[str, Any]:
+    """The spectator's view: seat 0's View with ``seat`` -1 and the private fields emptied.
+
+    Built only from ``game.view``; the fields of :data:`PRIVATE_FIELDS` are the only ones a
+    View derives from its seat's hidden cards (checked by the leak test).
+    """
+    return public_dict(env, game.view(state, 0))
+
+
+def public_dict(env: str, view: Any) -> dict[str, Any]:
+    """The public part of any seat's View (see :func:`public_view`)."""
+    d = view_dict(view)
+    d["seat"] = -1
+    for f in PRIVATE_FIELDS[env]:
+        d[f] = []
+    return d
+
+
+def scores(env: str, view: Any, result: dict[str, Any] | None) -> list[Any] | None:
+    """The ``scores`` column of a table (PROTOCOL.md): public numbers per seat."""
+    if env == "rummy432_v0":
+        return list(view.scores)
+    if env == "lineit_v0":
+        from cardenvs.lineit.state import score
+
+        return [score(s, t) for s, t in zip(view.scored, view.tokens)]
+    if result is not None:
+        return [info.get("hand_total") for info in result["infos"]]
+    return None
+
+
+def game_result(env: str, game: Game[Any, Any], state: Any, names: list[str]) -> dict[str, Any] | None:
+    """The ``result`` of a finished game (``None`` while it runs)."""
+    over = game.is_terminal(state)
+    truncated = (not over) and game.is_truncated(state)
+    if not over and not truncated:
+        return None
+    ret = [float(x) for x in game.returns(state)]
+    best = max(ret)
+    winners = [i for i, r in enumerate(ret) if r == best] if over else []
+    infos = game.infos(state)
+    if winners:
+        who = " and ".join(names[i] for i in winners)
+        summary = f"{who} {'win' if len(winners) > 1 else 'wins'}" + (" (shared)" if len(winners) > 1 else "")
+    else:
+        summary = "the game was cut off: no winner"
+    return {"returns": ret, "winners": winners, "truncated": truncated, "infos": infos, "summary": summary}
+
+
+def round_result(raw: dict[str, Any], step: int) -> dict[str, Any]:
+    """A judged Rummy round as the table shows it: the rules' own result plus card ids,
+    the judging rule in words (``agents.play``'s) and the step it was judged after."""
+    out = dict(raw)
+    out["hands"] = [dict(h, card_ids=[parse_card(c) for c in h["cards"]]) for h in raw["hands"]]
+    out["why"] = round_reason(raw)  # the terminal table's words for the deciding rule
+    out["step"] = step
+    return out

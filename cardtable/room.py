@@ -1,0 +1,357 @@
+"""A room: its seats, its current game, and what each seat or a spectator is shown.
+
+A :class:`Room` is plain data and rules: it knows nothing of sockets or threads.  The
+server (:mod:`.app`) calls its methods, saves :meth:`Room.snapshot` after every change and
+sends the messages built by :meth:`Room.table_message` and :meth:`Room.room_message`.
+
+Every message is built from ``game.view(state, seat)`` for a seat and from
+:func:`.catalog.public_view` for a spectator, so nobody is sent what their seat may not know.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import secrets
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from . import catalog
+from .moves import label, legal_moves
+
+#: how many of the latest moves a ``table`` message lists
+LOG_LENGTH = 40
+
+
+def now_iso() -> str:
+    """The time now, as ISO 8601 text (UTC)."""
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def new_token() -> str:
+    """A fresh secret credential."""
+    return secrets.token_urlsafe(24)
+
+
+@dataclass
+class Seat:
+    """One seat. ``person``: a person holds it (else a computer plays it at ``level``).
+    ``token`` is the seat's credential; it outlives a ``leave`` so the person can come back."""
+
+    name: str | None = None
+    person: bool = False
+    token: str | None = None
+    level: str = catalog.DEFAULT_LEVEL
+    coach: bool = False
+
+
+@dataclass
+class Play:
+    """The game being played (or the last one played) in a room."""
+
+    index: int
+    seed: int
+    start: dict[str, Any]
+    state: Any
+    rng: np.random.Generator
+    started: str
+    ids: list[int] = field(default_factory=list)
+    movers: list[int] = field(default_factory=list)
+    log: list[dict[str, Any]] = field(default_factory=list)
+    round_result: dict[str, Any] | None = None
+    result: dict[str, Any] | None = None
+    finished: str | None = None
+
+    @property
+    def step(self) -> int:
+        """Moves played so far."""
+        return len(self.ids)
+
+
+class RoomError(ValueError):
+    """A request the room refuses; the message says why (sent to that client as ``error``)."""
+
+
+class Room:
+    """One table: a game with its options, the seats, the host's credential and the play."""
+
+    def __init__(self, room_id: str, env: str, num_players: int, options: dict[str, Any],
+                 level: str, host_token: str) -> None:
+        self.id = room_id
+        self.env = env
+        self.num_players = num_players
+        self.options = dict(options)
+        self.default_level = level
+        self.host_token = host_token
+        self.game = catalog.make_game(env, num_players, catalog.options_key(self.options))
+        self.seats = [Seat(level=level) for _ in range(num_players)]
+        self.status = "waiting"
+        self.games_played = 0
+        self.play: Play | None = None
+        self.created = now_iso()
+        #: per step: JSON-ready tables already built (seat or None for spectators)
+        self._tables: dict[int | None, dict[str, Any]] = {}
+        self._texts: dict[int, str] = {}
+        self._tables_step = -1
+
+    # ------------------------------------------------------------------ names
+    def seat_name(self, seat: int) -> str:
+        """What a seat is called: the person's name, or the computer's name from the cast."""
+        s = self.seats[seat]
+        if s.person and s.name:
+            return s.name
+        cast = catalog.game_info(self.env)["cast"]
+        return str(cast[seat % len(cast)]) if cast else f"{s.level} {seat}"
+
+    def names(self) -> list[str]:
+        """Every seat's name."""
+        return [self.seat_name(i) for i in range(self.num_players)]
+
+    def touch(self) -> None:
+        """Forget the tables built for this step (after a change of seats)."""
+        self._tables_step = -1
+
+    def table_text(self, you: int | None) -> str | None:
+        """:meth:`table_message` as JSON text (built once per seat per step)."""
+        msg = self.table_message(you)
+        if msg is None:
+            return None
+        key = -2 if you is None else you
+        text = self._texts.get(key)
+        if text is None:
+            text = self._texts[key] = json.dumps(msg, separators=(",", ":"))
+        return text
+
+    # ------------------------------------------------------------------ seats
+    def check_seat(self, seat: Any) -> int:
+        """A seat number from a message (``RoomError`` if it is none of the room's)."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_players:
+            raise RoomError(f"seat must be an int in 0..{self.num_players - 1}, got {seat!r}")
+        return seat
+
+    def seat_of_token(self, token: str) -> int | None:
+        """The seat whose credential is ``token``."""
+        for i, s in enumerate(self.seats):
+            if s.token is not None and secrets.compare_digest(s.token, token):
+                return i
+        return None
+
+    def sit(self, seat: int, name: str, token: str | None) -> str:
+        """A person takes ``seat``; returns its credential (the held ``token`` when it is
+        the seat's own, else a new one, which revokes the old)."""
+        s = self.seats[seat]
+        own = token is not None and s.token is not None and secrets.compare_digest(s.token, token)
+        if s.person and not own:
+            raise RoomError(f"seat {seat} is taken by {s.name}; free seats: {self._free_text()}")
+        if not own and s.token is not None and self.status == "playing":
+            raise RoomError(f"seat {seat} is kept for the person who left it until this game ends; "
+                            f"free seats: {self._free_text()}")
+        s.person = True
+        s.name = name
+        if not own:
+            s.token = new_token()
+        assert s.token is not None
+        return s.token
+
+    def reserved(self, seat: int) -> bool:
+        """A computer plays ``seat`` for now, but it is kept for the person who left it
+        (their token takes it back) until this game ends."""
+        s = self.seats[seat]
+        return not s.person and s.token is not None and self.status == "playing"
+
+    def _free_text(self) -> str:
+        free = [str(i) for i, s in enumerate(self.seats) if not s.person and not self.reserved(i)]
+        return ", ".join(free) or "none"
+
+    def leave(self, seat: int) -> None:
+        """The person gives the seat up: a computer plays it; the token still takes it back."""
+        s = self.seats[seat]
+        s.person = False
+        s.coach = False
+
+    def set_level(self, seat: int, level: Any) -> None:
+        """The host sets a computer seat's level."""
+        if not isinstance(level, str) or level not in catalog.table_levels(self.env):
+            allowed = ", ".join(catalog.table_levels(self.env))
+            raise RoomError(f"level must be one of {allowed}, got {level!r}")
+        self.seats[seat].level = level
+
+    # ------------------------------------------------------------------ play
+    def start(self, seed: int | None = None) -> None:
+        """Deal a new game (the first, or a rematch with the same seats)."""
+        if seed is None:
+            seed = secrets.randbits(52)  # exact in JavaScript too
+        rng = np.random.default_rng(seed)
+        state = self.game.new_state(rng)
+        index = 0 if self.play is None else self.play.index + 1
+        self.play = Play(index=index, seed=seed, start=self.game.to_json(state), state=state, rng=rng,
+                         started=now_iso())
+        self.status = "playing"
+        self._tables_step = -1
+
+    def current(self) -> int:
+        """Seat to move, -1 when no game runs."""
+        if self.play is None or self.status != "playing":
+            return -1
+        return int(self.game.current_player(self.play.state))
+
+    def over(self) -> bool:
+        """Whether the current game has ended (by the rules or a cap)."""
+        assert self.play is not None
+        return bool(self.game.is_terminal(self.play.state) or self.game.is_truncated(self.play.state))
+
+    def apply(self, seat: int, action: Any) -> dict[str, Any] | None:
+        """Play ``action`` for ``seat``, checked by the rules core; returns the game's record
+        when this move ended the game.  ``RoomError`` (nothing changed) when refused."""
+        if self.status != "playing" or self.play is None:
+            raise RoomError(f"no game is being played (the room is {self.status})")
+        p = self.play
+        mover = self.current()
+        if seat != mover:
+            raise RoomError(f"it is not your turn: seat {mover} ({self.seat_name(mover)}) is to move")
+        try:
+            a = self.game.check_action(p.state, action)
+        except ValueError as err:
+            raise RoomError(str(err)) from None
+        view = self.game.view(p.state, seat)  # labels read only public fields of it
+        self.game.apply(p.state, a, p.rng)
+        p.ids.append(a)
+        p.movers.append(seat)
+        p.log.append({"step": p.step, "seat": seat, "text": self.game.action_to_str(a),
+                      "label": label(self.env, a, view)})
+        raw = self.game.infos(p.state)[0].get("round_result") if self.env == "rummy432_v0" else None
+        if raw is not None:
+            p.round_result = catalog.round_result(raw, p.step)
+        self._tables_step = -1
+        if self.over():
+            p.result = catalog.game_result(self.env, self.game, p.state, self.names())
+            p.finished = now_iso()
+            self.status = "finished"
+            self.games_played += 1
+            return self.record()
+        return None
+
+    def record(self) -> dict[str, Any]:
+        """The finished game's record (PROTOCOL.md, "Records")."""
+        p = self.play
+        assert p is not None
+        return {
+            "game": self.env, "num_players": self.num_players, "options": self.options,
+            "room": self.id, "index": p.index,
+            "seats": [{"name": self.seat_name(i), "kind": "person" if s.person else "computer",
+                       "level": None if s.person else s.level} for i, s in enumerate(self.seats)],
+            "seed": p.seed, "start": p.start,
+            "moves": [e["text"] for e in p.log], "ids": p.ids, "movers": p.movers,
+            "result": p.result, "started": p.started, "finished": p.finished,
+        }
+
+    def prev_step(self, seat: int) -> int:
+        """The step of ``seat``'s previous decision in this game (-1: none)."""
+        assert self.play is not None
+        movers = self.play.movers
+        for i in range(len(movers) - 1, -1, -1):
+            if movers[i] == seat:
+                return i
+        return -1
+
+    # --------------------------------------------------------------- messages
+    def room_message(self, you: int | None, host: bool, connected: list[int]) -> dict[str, Any]:
+        """The ``room`` message for a client sitting in ``you`` (``None``: a spectator)."""
+        return {
+            "type": "room", "room": self.id, "game": self.env,
+            "title": catalog.game_info(self.env)["title"], "num_players": self.num_players,
+            "options": self.options, "status": self.status,
+            "seats": [{"seat": i, "name": self.seat_name(i), "kind": "person" if s.person else "computer",
+                       "level": s.level, "connected": connected[i] > 0, "coach": s.coach,
+                       "reserved": self.reserved(i)}
+                      for i, s in enumerate(self.seats)],
+            "you": you, "host": host, "games_played": self.games_played,
+            "game_index": 0 if self.play is None else self.play.index,
+        }
+
+    def table_message(self, you: int | None) -> dict[str, Any] | None:
+        """The ``table`` message for seat ``you`` (``None``: the public one); ``None``
+        before the first game.  Built once per seat per step."""
+        p = self.play
+        if p is None:
+            return None
+        if self._tables_step != p.step:
+            self._tables = {}
+            self._texts = {}
+            self._tables_step = p.step
+        cached = self._tables.get(you)
+        if cached is not None:
+            return cached
+        game, state = self.game, p.state
+        view_obj = game.view(state, 0 if you is None else you)
+        view_d = catalog.public_dict(self.env, view_obj) if you is None else catalog.view_dict(view_obj)
+        current = self.current()
+        moves: list[dict[str, Any]] = []
+        if you is not None and current == you and self.seats[you].person:
+            assert view_obj is not None
+            moves = legal_moves(self.env, game, list(game.legal_actions(state)), view_obj)
+        last: list[str | None] = [None] * self.num_players
+        for e in reversed(p.log):
+            if last[e["seat"]] is None:
+                last[e["seat"]] = e["text"]
+                if None not in last:
+                    break
+        msg = {
+            "type": "table", "view": view_d, "current": current, "moves": moves, "last": last,
+            "log": p.log[-LOG_LENGTH:], "scores": catalog.scores(self.env, view_obj, p.result),
+            "round_result": p.round_result, "result": p.result, "step": p.step, "game_index": p.index,
+        }
+        self._tables[you] = msg
+        return msg
+
+    # ------------------------------------------------------------- persistence
+    def snapshot(self) -> dict[str, Any]:
+        """Everything needed to carry on after a restart (JSON-ready)."""
+        p = self.play
+        return {
+            "id": self.id, "env": self.env, "num_players": self.num_players, "options": self.options,
+            "default_level": self.default_level, "host_token": self.host_token, "created": self.created,
+            "status": self.status, "games_played": self.games_played,
+            "seats": [asdict(s) for s in self.seats],
+            "play": None if p is None else {
+                "index": p.index, "seed": p.seed, "start": p.start, "state": self.game.to_json(p.state),
+                "rng": p.rng.bit_generator.state, "started": p.started, "step": p.step,
+                "round_result": p.round_result, "result": p.result, "finished": p.finished,
+            },
+        }
+
+    def last_move(self) -> dict[str, Any]:
+        """The latest move as the store keeps it (one row of the move history)."""
+        p = self.play
+        assert p is not None and p.log
+        e = p.log[-1]
+        return {"game": p.index, "step": e["step"], "seat": e["seat"], "action": p.ids[-1],
+                "text": e["text"], "label": e["label"]}
+
+    @classmethod
+    def restore(cls, data: dict[str, Any], moves: list[dict[str, Any]]) -> Room:
+        """A room from its snapshot and its current game's moves (from the store), at the
+        exact position it was saved in (``ValueError`` if they disagree)."""
+        room = cls(data["id"], data["env"], int(data["num_players"]), data["options"],
+                   data["default_level"], data["host_token"])
+        room.created = data["created"]
+        room.status = data["status"]
+        room.games_played = int(data["games_played"])
+        room.seats = [Seat(**s) for s in data["seats"]]
+        pd = data["play"]
+        if pd is not None:
+            state = room.game.from_json(pd["state"])
+            rng = np.random.default_rng()
+            rng.bit_generator.state = pd["rng"]
+            moves = moves[: pd["step"]]  # a move row is written with its snapshot, never ahead of it
+            if len(moves) != pd["step"]:
+                raise ValueError(f"room {room.id}: {len(moves)} moves saved for the position after "
+                                 f"{pd['step']}")
+            room.play = Play(index=pd["index"], seed=pd["seed"], start=pd["start"], state=state, rng=rng,
+                             started=pd["started"], ids=[m["action"] for m in moves],
+                             movers=[m["seat"] for m in moves],
+                             log=[{k: m[k] for k in ("step", "seat", "text", "label")} for m in moves],
+                             round_result=pd["round_result"], result=pd["result"], finished=pd["finished"])
+        return room

@@ -1,0 +1,824 @@
+// The card table's client: lobby, room (seats, host controls), the table with tap-to-move,
+// the coach panel, results and records. The server is the authority; this only shows
+// what it sends and sends the moves it lists (cardtable/PROTOCOL.md).
+import { el, prettyMoveText, stdCard, liCard, stdText, liText } from "./cards.js";
+import { LEVEL_WORDS, botIcon, levelWord } from "./ui.js";
+import * as rummy from "./games/rummy.js";
+import * as line from "./games/line.js";
+import * as lineit from "./games/lineit.js";
+
+const RENDERERS = { rummy432_v0: rummy, line_v0: line, lineit_v0: lineit };
+const BLURBS = {
+  rummy432_v0: "A rummy where only groups of one rank count. Pick up a card, throw a card; finish when every card you keep is in a group. Bigger groups beat smaller ones; the first to win the rounds wins the game.",
+  line_v0: "Spatial rummy: everybody builds one shared grid of four rows of runs and sets, jokers wild. When the grid is full, the player holding the least wins.",
+  lineit_v0: "Draft cards from the market into a line that climbs or falls, bank it for points, and chase colour jackpots and Bets.",
+};
+
+const S = {
+  games: [],
+  game: null, // the room's game entry from /api/games
+  roomId: null,
+  ws: null,
+  wsOpen: false,
+  retry: 0,
+  room: null,
+  table: null,
+  prevTable: null,
+  advice: [],
+  coachOn: false,
+  sel: { cards: [], spots: [] },
+  pending: false,
+  roundResult: null,
+  roundShown: null,
+  records: [],
+  recordsFor: -1,
+};
+
+// ------------------------------------------------------------------------ storage
+const store = {
+  get(k) { try { return localStorage.getItem(k); } catch { return null; } },
+  set(k, v) { try { if (v === null || v === undefined) localStorage.removeItem(k); else localStorage.setItem(k, v); } catch { /* private mode */ } },
+};
+const tokenKey = (room) => `cardtable:${room}`;
+const hostKey = (room) => `cardtable:host:${room}`;
+const seatKey = (room) => `cardtable:seat:${room}`;
+const coachKey = (room) => `cardtable:coach:${room}`;
+const autoSitKey = (room) => `cardtable:autosit:${room}`;
+
+// ------------------------------------------------------------------------- errors
+export function showError(message) {
+  const box = document.getElementById("errors");
+  const item = el("div", { class: "error", role: "alert" },
+    el("span", { class: "error-icon", text: "!" }), el("span", { class: "error-text", text: message }),
+    el("button", { class: "error-close", title: "dismiss", text: "\u00d7", onclick: () => item.remove() }));
+  box.append(item);
+  while (box.children.length > 3) box.firstChild.remove();
+  setTimeout(() => item.classList.add("fade"), 9000);
+  setTimeout(() => item.remove(), 10000);
+}
+
+function setText(id, text) {
+  const node = document.getElementById(id);
+  if (node) node.textContent = text;
+}
+
+async function api(path, opts = {}) {
+  const res = await fetch(path, opts);
+  let body = null;
+  try { body = await res.json(); } catch { body = null; }
+  if (!res.ok) throw new Error((body && body.error) || `${res.status} ${res.statusText}`);
+  return body;
+}
+
+// ------------------------------------------------------------------------ routing
+async function init() {
+  const m = location.pathname.match(/^\/room\/([^/]+)\/?$/);
+  try {
+    const data = await api("/api/games");
+    S.games = data.games || [];
+  } catch (err) {
+    showError("Could not load the games: " + err.message);
+  }
+  if (m) enterRoom(decodeURIComponent(m[1]));
+  else renderLobby();
+}
+
+// -------------------------------------------------------------------------- lobby
+function optionLabel(opt, value) {
+  if (value === null) return opt.name === "run_out_limit" ? "never" : "none";
+  return String(value);
+}
+
+const OPTION_TITLES = {
+  pack: "Pack",
+  hand_size: "Cards per hand",
+  run_out_limit: "Run-outs",
+  rounds_to_win: "Rounds to win",
+  joker_points: "Joker points",
+  max_turns_per_round: "Turn cap per round",
+};
+
+function renderLobby() {
+  document.body.dataset.page = "lobby";
+  setText("crumb", "New game");
+  const app = document.getElementById("app");
+  app.replaceChildren();
+  const saved = store.get("cardtable:lastgame");
+  let chosen = S.games.find((g) => g.name === saved) || S.games.find((g) => g.name === "rummy432_v0") || S.games[0];
+  const tiles = el("div", { class: "game-tiles", id: "game-tiles" });
+  const form = el("div", { class: "lobby-form", id: "lobby-form" });
+  const pickGame = (g) => {
+    chosen = g;
+    store.set("cardtable:lastgame", g.name);
+    for (const t of tiles.children) t.classList.toggle("chosen", t.dataset.game === g.name);
+    buildForm(form, g);
+  };
+  for (const g of S.games) {
+    tiles.append(el("button", { class: "game-tile", type: "button", "data-game": g.name, onclick: () => pickGame(g) },
+      el("div", { class: "tile-art " + g.name }, tileArt(g)),
+      el("div", { class: "tile-title", text: g.title }),
+      el("div", { class: "tile-players", text: `${g.players.min}-${g.players.max} players` }),
+      el("div", { class: "tile-blurb", text: BLURBS[g.name] || "" })));
+  }
+  app.append(el("section", { class: "lobby" },
+    el("h1", { text: "Play cards with friends" }),
+    el("p", { class: "lede", text: "Choose a game, make a room and send the link. Computer players fill any empty seat; each player can switch on a coach that only sees their own cards." }),
+    tiles, form));
+  if (chosen) pickGame(chosen);
+  else form.append(el("p", { text: "No games available (is the server running?)" }));
+}
+
+function tileArt(g) {
+  if (g.name === "rummy432_v0") return [stdCard(40, { small: true }), stdCard(42, { small: true }), stdCard(43, { small: true })];
+  if (g.name === "line_v0") return [stdCard(16, { small: true }), stdCard(20, { small: true }), stdCard(52, { small: true })];
+  if (g.name === "lineit_v0") return [liCard(13, { small: true }), liCard(30, { small: true }), liCard(102, { small: true })];
+  return [];
+}
+
+function buildForm(form, g) {
+  form.replaceChildren();
+  const rows = el("div", { class: "opt-rows" });
+  const values = {};
+  const selects = {};
+  const players = el("select", { id: "opt-num_players", name: "num_players" });
+  for (let p = g.players.min; p <= g.players.max; p += 1) players.append(el("option", { value: p, text: String(p) }));
+  players.value = String(g.players.default);
+  rows.append(el("label", { class: "opt" }, el("span", { class: "opt-name", text: "Players" }), players,
+    el("small", { class: "opt-help", text: "seats at the table; computer players fill the empty ones" })));
+
+  for (const opt of g.options || []) {
+    const numeric = (opt.allowed || []).length > 12 && opt.min !== undefined;
+    const sel = numeric
+      ? el("input", { id: `opt-${opt.name}`, name: opt.name, type: "number", min: opt.min, max: opt.max, step: 1, value: opt.default })
+      : el("select", { id: `opt-${opt.name}`, name: opt.name });
+    sel._numeric = numeric;
+    selects[opt.name] = sel;
+    rows.append(el("label", { class: "opt" }, el("span", { class: "opt-name", text: OPTION_TITLES[opt.name] || opt.name }), sel,
+      el("small", { class: "opt-help", text: opt.help || "" })));
+    values[opt.name] = opt.default;
+  }
+
+  const levelSel = el("select", { id: "opt-level", name: "level" });
+  for (const lv of g.levels || []) levelSel.append(el("option", { value: lv, text: `${levelWord(lv)}${LEVEL_WORDS[lv] ? ` (${lv})` : ""}` }));
+  const defaultLevel = (g.levels || []).includes("planner") ? "planner" : (g.levels || [])[0];
+  levelSel.value = store.get("cardtable:level:" + g.name) || defaultLevel;
+  if (!levelSel.value) levelSel.value = defaultLevel;
+  const castLine = el("small", { class: "opt-help", id: "cast-line" });
+  rows.append(el("label", { class: "opt" }, el("span", { class: "opt-name", text: "Opponents" }), levelSel, castLine));
+
+  const nameInput = el("input", { id: "lobby-name", type: "text", maxlength: 24, placeholder: "your name", value: store.get("cardtable:name") || "" });
+  rows.append(el("label", { class: "opt" }, el("span", { class: "opt-name", text: "Your name" }), nameInput,
+    el("small", { class: "opt-help", text: "shown at your seat" })));
+
+  const combos = g.combos || { keys: [], valid: [] };
+  const order = ["num_players", ...(g.options || []).map((o) => o.name)];
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  // the values of `key` that some valid combination allows, given the choices above it
+  const allowedFor = (key, base, chosen) => {
+    const ki = combos.keys.indexOf(key);
+    if (ki < 0 || !combos.valid.length) return base;
+    const earlier = combos.keys.map((k, i) => [k, i]).filter(([k]) => order.indexOf(k) < order.indexOf(key));
+    const rows = combos.valid.filter((row) => earlier.every(([k, i]) => same(row[i], chosen[k])));
+    return base.filter((a) => rows.some((row) => same(row[ki], a)));
+  };
+  const refill = () => {
+    const n = Number(players.value);
+    const chosen = { num_players: n };
+    for (const opt of g.options || []) {
+      const sel = selects[opt.name];
+      if (sel._numeric) {
+        chosen[opt.name] = values[opt.name];
+        continue;
+      }
+      const allowed = allowedFor(opt.name, opt.allowed || [], chosen);
+      const prev = values[opt.name];
+      sel.replaceChildren(...allowed.map((a, i) => el("option", { value: String(i), text: optionLabel(opt, a) })));
+      sel._allowed = allowed;
+      let idx = allowed.findIndex((a) => same(a, prev));
+      if (idx < 0) idx = allowed.findIndex((a) => same(a, opt.default));
+      if (idx < 0) idx = 0;
+      sel.value = String(idx);
+      values[opt.name] = allowed[idx];
+      chosen[opt.name] = allowed[idx];
+    }
+    const cast = g.cast || [];
+    const opponents = n - 1;
+    castLine.textContent = cast.length
+      ? `You play against ${castNames(cast, opponents)}, as many as the seats no friend takes; this makes them easier or harder.`
+      : "the computer players' strength; the host can change each seat later";
+  };
+  players.onchange = refill;
+  for (const opt of g.options || []) {
+    selects[opt.name].onchange = () => {
+      const sel = selects[opt.name];
+      if (sel._numeric) {
+        const v = Math.round(Number(sel.value));
+        values[opt.name] = Number.isFinite(v) ? Math.min(opt.max, Math.max(opt.min, v)) : opt.default;
+        sel.value = String(values[opt.name]);
+      } else values[opt.name] = sel._allowed[Number(sel.value)];
+      refill();
+    };
+  }
+  refill();
+
+  const create = el("button", { class: "btn primary big", id: "create-room", type: "button", text: "Play with friends" });
+  create.onclick = async () => {
+    create.disabled = true;
+    const name = nameInput.value.trim();
+    store.set("cardtable:name", name || null);
+    store.set("cardtable:level:" + g.name, levelSel.value);
+    try {
+      const res = await api("/api/rooms", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ game: g.name, num_players: Number(players.value), options: values, level: levelSel.value }),
+      });
+      store.set(hostKey(res.room), res.host_token);
+      store.set(autoSitKey(res.room), "1");
+      location.assign(res.link || `/room/${res.room}`);
+    } catch (err) {
+      showError(err.message);
+      create.disabled = false;
+    }
+  };
+  form.append(el("h2", { text: g.title }),
+    g.name === "rummy432_v0" ? el("p", { class: "muted", text: "Press Play with friends to make a room, then send the link. Computer players fill any empty seat. Each player has their own coach, which only sees their own cards." }) : null,
+    rows, el("div", { class: "create-row" }, create,
+      el("span", { class: "muted", text: "makes a room and its link; start alone or wait for friends" })));
+}
+
+function castNames(cast, n) {
+  const names = [];
+  for (let i = 0; i < n; i += 1) names.push(cast[i % cast.length]);
+  if (names.length <= 1) return names.join("");
+  return names.slice(0, -1).join(", ") + " and " + names[names.length - 1];
+}
+
+// --------------------------------------------------------------------------- room
+function enterRoom(roomId) {
+  S.roomId = roomId;
+  S.coachOn = store.get(coachKey(roomId)) === "1";
+  document.body.dataset.page = "room";
+  const app = document.getElementById("app");
+  app.replaceChildren(el("div", { class: "room-grid", id: "room" },
+    el("section", { class: "tablearea" },
+      el("div", { class: "statusbar", id: "statusbar" },
+        el("div", { class: "status", id: "status", text: "Connecting\u2026" }),
+        el("div", { class: "moves", id: "moves" })),
+      el("div", { id: "banner" }),
+      el("div", { id: "board-wrap" })),
+    el("aside", { class: "side" },
+      el("div", { class: "panel", id: "share-panel" }),
+      el("div", { class: "panel", id: "seats-panel" }),
+      el("div", { class: "panel", id: "coach-panel" }),
+      el("div", { class: "panel", id: "log-panel" }),
+      el("div", { class: "panel", id: "records-panel" }))));
+  renderShare();
+  connect();
+}
+
+function renderShare() {
+  const link = `${location.origin}/room/${S.roomId}`;
+  const input = el("input", { id: "room-link", type: "text", readonly: true, value: link, onclick: (e) => e.target.select() });
+  const btn = el("button", { class: "btn", id: "copy-link", type: "button", text: "Copy" });
+  btn.onclick = async () => {
+    let ok = false;
+    try {
+      await navigator.clipboard.writeText(link);
+      ok = true;
+    } catch {
+      input.select();
+      try { ok = document.execCommand("copy"); } catch { ok = false; }
+    }
+    btn.textContent = ok ? "Copied!" : "Select & copy";
+    setTimeout(() => { btn.textContent = "Copy"; }, 1800);
+  };
+  document.getElementById("share-panel").replaceChildren(
+    el("h3", { text: "Invite friends" }),
+    el("div", { class: "share" }, input, btn),
+    el("small", { class: "muted", text: "Anyone with the link can take a free seat or watch." }));
+}
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(S.roomId)}`);
+  S.ws = ws;
+  ws.onopen = () => {
+    S.wsOpen = true;
+    S.retry = 0;
+    document.body.classList.remove("offline");
+    ws.send(JSON.stringify({ type: "hello", token: store.get(tokenKey(S.roomId)), host_token: store.get(hostKey(S.roomId)) }));
+  };
+  ws.onmessage = (ev) => {
+    let msg;
+    try { msg = JSON.parse(ev.data); } catch { return; }
+    handle(msg);
+  };
+  ws.onclose = () => {
+    S.wsOpen = false;
+    if (S.ws !== ws) return;
+    document.body.classList.add("offline");
+    setText("status", "Connection lost \u2014 reconnecting\u2026");
+    S.retry = Math.min(S.retry + 1, 6);
+    setTimeout(connect, 500 * S.retry);
+  };
+}
+
+function send(msg) {
+  if (!S.ws || S.ws.readyState !== WebSocket.OPEN) {
+    showError("Not connected to the table; reconnecting\u2026");
+    return false;
+  }
+  S.ws.send(JSON.stringify(msg));
+  return true;
+}
+
+function handle(msg) {
+  switch (msg.type) {
+    case "room": onRoom(msg); break;
+    case "seated":
+      store.set(tokenKey(S.roomId), msg.token);
+      store.set(seatKey(S.roomId), String(msg.seat));
+      if (S.coachOn) send({ type: "coach", on: true });
+      break;
+    case "table": onTable(msg); break;
+    case "coach":
+      S.advice = msg.advice || [];
+      renderCoach();
+      break;
+    case "error":
+      S.pending = false;
+      showError(msg.message || "error");
+      renderActions();
+      break;
+    default: break;
+  }
+}
+
+function onRoom(room) {
+  const first = S.room === null;
+  const prevYou = S.room ? S.room.you : null;
+  S.room = room;
+  S.game = S.games.find((g) => g.name === room.game) || { name: room.game, title: room.title, levels: [], cast: [], cards: [] };
+  document.title = `${room.title} \u00b7 Card table`;
+  setText("crumb", `${room.title} \u00b7 room ${room.room}`);
+  document.body.dataset.game = room.game;
+  document.body.dataset.status = room.status;
+  if (first && room.you === null && store.get(autoSitKey(S.roomId)) === "1") {
+    store.set(autoSitKey(S.roomId), null);
+    const free = room.seats.find((s) => s.kind !== "person");
+    if (free) send({ type: "sit", seat: free.seat, name: myName() });
+  }
+  if (room.you !== null && room.you !== undefined && room.you !== prevYou && S.coachOn) send({ type: "coach", on: true });
+  if (room.status === "waiting") {
+    S.table = null;
+    S.roundResult = null;
+  }
+  renderSeats();
+  renderCoach();
+  if (!S.table) renderWaiting();
+  else renderBoard();
+  renderActions();
+  renderRecords();
+}
+
+function myName() {
+  const input = document.getElementById("name-input");
+  const name = (input && input.value.trim()) || store.get("cardtable:name") || "Player";
+  store.set("cardtable:name", name);
+  return name;
+}
+
+function name(seat) {
+  const s = S.room && S.room.seats[seat];
+  return s ? s.name : `Seat ${seat + 1}`;
+}
+
+function renderSeats() {
+  const room = S.room;
+  const panel = document.getElementById("seats-panel");
+  const you = room.you;
+  const rows = room.seats.map((s) => {
+    const mine = you === s.seat;
+    const parts = [el("span", { class: "seatno", text: String(s.seat + 1) }),
+      el("span", { class: "seatname", text: s.name + (mine ? " (you)" : "") })];
+    if (s.kind === "person") {
+      parts.push(el("span", { class: "badge person" + (s.connected === false ? " away" : ""), text: s.connected === false ? "away" : "player" }));
+      if (room.host && s.connected === false && !mine) {
+        // the table waits for a person who closed the page; the host may let a computer play on
+        const sel = el("select", { class: "level-select", "data-seat": s.seat, title: "let a computer play this seat (their link still takes it back)" },
+          el("option", { value: "", text: "computer\u2026" }), ...(S.game.levels || []).map((lv) => el("option", { value: lv, text: levelWord(lv) })));
+        sel.onchange = () => { if (sel.value) send({ type: "level", seat: s.seat, level: sel.value }); };
+        parts.push(sel);
+      }
+    } else if (room.host && (room.status !== "finished" || true)) {
+      const sel = el("select", { class: "level-select", "data-seat": s.seat, title: "this computer player's level" },
+        ...(S.game.levels || [s.level]).map((lv) => el("option", { value: lv, text: levelWord(lv) })));
+      sel.value = s.level;
+      sel.onchange = () => send({ type: "level", seat: s.seat, level: sel.value });
+      parts.push(el("span", { class: "badge bot" }, botIcon()), sel);
+    } else {
+      parts.push(el("span", { class: "badge bot" }, botIcon(), levelWord(s.level)));
+    }
+    if (s.reserved && (you === null || you === undefined)) {
+      parts.push(el("span", { class: "muted", text: "kept for the player who left" }));
+    } else if (s.kind !== "person" && (you === null || you === undefined)) {
+      parts.push(el("button", { class: "btn small sit", type: "button", "data-seat": s.seat, text: "Sit here",
+        onclick: () => send({ type: "sit", seat: s.seat, name: myName() }) }));
+    }
+    return el("div", { class: "seatrow" + (mine ? " mine" : "") + (S.table && S.table.current === s.seat ? " to-move" : ""), "data-seat": s.seat }, ...parts);
+  });
+  const controls = el("div", { class: "seat-controls" });
+  if (you === null || you === undefined) {
+    controls.append(el("label", { class: "namefield" }, el("span", { text: "Name" }),
+      el("input", { id: "name-input", type: "text", maxlength: 24, value: store.get("cardtable:name") || "", placeholder: "your name" })));
+    const mySeat = store.get(seatKey(S.roomId));
+    if (store.get(tokenKey(S.roomId)) && mySeat !== null && room.seats[Number(mySeat)] && room.seats[Number(mySeat)].kind !== "person") {
+      controls.append(el("button", { class: "btn primary", id: "take-back", type: "button", text: `Take back seat ${Number(mySeat) + 1}`,
+        onclick: () => send({ type: "sit", seat: Number(mySeat), name: myName() }) }));
+    }
+    controls.append(el("p", { class: "muted", text: "You are watching. Pick a free seat to play." }));
+  } else {
+    controls.append(el("button", { class: "btn", id: "leave", type: "button", text: "Leave seat",
+      title: "a computer player takes over; you can take the seat back", onclick: () => send({ type: "leave" }) }));
+  }
+  if (room.host && room.status === "waiting") {
+    controls.append(el("button", { class: "btn primary", id: "start", type: "button", text: "Start the game", onclick: () => send({ type: "start" }) }));
+  }
+  const opts = Object.entries(room.options || {}).filter(([k]) => k !== "max_turns_per_round" || room.options[k] !== 1000)
+    .map(([k, v]) => `${(OPTION_TITLES[k] || k).toLowerCase()} ${v === null ? "never" : v}`).join(" \u00b7 ");
+  panel.replaceChildren(
+    el("h3", {}, "Seats ", el("small", { class: "muted", text: `${room.status}${room.games_played ? ` \u00b7 ${room.games_played} played` : ""}` })),
+    el("div", { class: "muted optline", text: opts }),
+    el("div", { class: "seats", id: "seats" }, ...rows), controls);
+}
+
+function renderWaiting() {
+  const room = S.room;
+  const wrap = document.getElementById("board-wrap");
+  const you = room.you;
+  const seats = room.seats.map((s) => el("div", { class: "wait-seat" + (s.kind === "person" ? " taken" : "") + (you === s.seat ? " mine" : ""), "data-seat": s.seat },
+    el("div", { class: "avatar" + (s.kind === "person" ? "" : " bot") }, s.kind === "person" ? (s.name[0] || "?").toUpperCase() : botIcon()),
+    el("div", { class: "wname", text: s.name + (you === s.seat ? " (you)" : "") }),
+    el("div", { class: "muted", text: s.kind === "person" ? "player" : `computer \u00b7 ${levelWord(s.level)}` }),
+    s.kind !== "person" && (you === null || you === undefined)
+      ? el("button", { class: "btn small sit", type: "button", "data-seat": s.seat, text: "Sit here", onclick: () => send({ type: "sit", seat: s.seat, name: myName() }) })
+      : null));
+  wrap.replaceChildren(el("div", { class: "waiting" },
+    el("h2", { text: room.title }),
+    el("p", { class: "muted", text: room.host ? "Send the link to your friends. Every seat not taken by a person is played by the computer. Start when ready." : "Waiting for the host to start. Pick a free seat to play, or just watch." }),
+    el("div", { class: "wait-seats" }, ...seats)));
+}
+
+// -------------------------------------------------------------------------- table
+function onTable(t) {
+  S.prevTable = S.table;
+  S.table = t;
+  S.pending = false;
+  const sig = (t.moves || []).map((m) => m.id).join(",");
+  if (sig !== S.movesSig) {
+    S.movesSig = sig;
+    S.sel = { cards: [], spots: [] };
+  }
+  const ids = new Set((t.moves || []).map((m) => m.id));
+  if (!S.advice.every((a) => ids.has(a.id)) || !ids.size) S.advice = [];
+  if (t.round_result) S.roundResult = t.round_result;
+  renderBoard();
+  renderActions();
+  renderCoach();
+  renderLog();
+  renderBanner();
+  // the seat list is rebuilt on room messages only (its buttons stay clickable); here just the turn marker
+  document.querySelectorAll("#seats .seatrow").forEach((row) => row.classList.toggle("to-move", Number(row.dataset.seat) === t.current));
+}
+
+function ctx() {
+  const t = S.table;
+  return {
+    view: t ? t.view : null,
+    table: t,
+    room: S.room,
+    you: S.room ? S.room.you : null,
+    name,
+    cardId: (text) => (S.game.cards || []).indexOf(text),
+  };
+}
+
+function renderBoard() {
+  const wrap = document.getElementById("board-wrap");
+  const t = S.table;
+  if (!t || !t.view) return;
+  const r = RENDERERS[S.room.game];
+  if (!r) {
+    wrap.replaceChildren(el("pre", { text: JSON.stringify(t.view, null, 1) }));
+    return;
+  }
+  const board = r.render(ctx());
+  board.id = "board";
+  board.dataset.current = t.current;
+  // cards that just came into your hand
+  if (S.prevTable && S.prevTable.view && S.prevTable.view.hand && t.view.hand) {
+    const before = [...S.prevTable.view.hand];
+    const hand = board.querySelector("#my-hand");
+    if (hand) {
+      for (const c of t.view.hand) {
+        const i = before.indexOf(c);
+        if (i >= 0) before.splice(i, 1);
+        else hand.querySelectorAll(`[data-card="${c}"]`).forEach((n) => n.classList.add("fresh"));
+      }
+    }
+  }
+  board.addEventListener("click", onBoardClick);
+  wrap.replaceChildren(board);
+  decorate();
+}
+
+function moveCards(m) { return (m.cards || []).map(Number); }
+function moveSpots(m) { return m.spots || []; }
+
+function matching() {
+  const moves = (S.table && S.table.moves) || [];
+  const { cards, spots } = S.sel;
+  return moves.filter((m) => cards.every((c) => moveCards(m).includes(c)) && spots.every((s) => moveSpots(m).includes(s)));
+}
+
+function decorate() {
+  const board = document.getElementById("board");
+  if (!board) return;
+  const moves = (S.table && S.table.moves) || [];
+  const any = S.sel.cards.length + S.sel.spots.length > 0;
+  const live = any ? matching() : moves;
+  const cards = new Set(live.flatMap(moveCards));
+  const spots = new Set(live.flatMap(moveSpots));
+  board.querySelectorAll("[data-pick][data-card]").forEach((n) => {
+    const c = Number(n.dataset.card);
+    n.classList.toggle("playable", cards.has(c));
+    n.classList.toggle("selected", S.sel.cards.includes(c));
+  });
+  board.querySelectorAll("[data-spot]").forEach((n) => {
+    const s = n.dataset.spot;
+    n.classList.toggle("spot-live", spots.has(s));
+    n.classList.toggle("spot-selected", S.sel.spots.includes(s));
+  });
+}
+
+function onBoardClick(ev) {
+  const moves = (S.table && S.table.moves) || [];
+  if (!moves.length || S.pending) return;
+  const cardNode = ev.target.closest("[data-pick][data-card]");
+  const named = (c) => moves.some((m) => moveCards(m).includes(c));
+  if (cardNode && named(Number(cardNode.dataset.card))) {
+    toggleCard(Number(cardNode.dataset.card));
+    return;
+  }
+  const spotNode = ev.target.closest("[data-spot]");
+  if (spotNode && moves.some((m) => moveSpots(m).includes(spotNode.dataset.spot))) toggleSpot(spotNode.dataset.spot);
+}
+
+function toggleCard(c) {
+  const { cards } = S.sel;
+  if (cards.includes(c)) S.sel.cards = cards.filter((x) => x !== c);
+  else {
+    S.sel.cards = [...cards, c];
+    if (!matching().length) S.sel = { cards: [c], spots: S.sel.spots };
+    if (!matching().length) S.sel = { cards: [c], spots: [] };
+  }
+  afterSelect();
+}
+
+function toggleSpot(s) {
+  const { spots } = S.sel;
+  if (spots.includes(s)) S.sel.spots = spots.filter((x) => x !== s);
+  else {
+    S.sel.spots = [...spots, s];
+    if (!matching().length) S.sel = { cards: S.sel.cards, spots: [s] };
+    if (!matching().length) S.sel = { cards: [], spots: [s] };
+  }
+  afterSelect();
+}
+
+function afterSelect() {
+  decorate();
+  renderActions();
+}
+
+function moveLabel(m) {
+  const text = m.label || m.text || String(m.id);
+  return S.room && S.room.game === "lineit_v0" ? text : prettyMoveText(text);
+}
+
+function playMove(m) {
+  if (S.pending) return;
+  const step = S.table && typeof S.table.step === "number" ? S.table.step : null;
+  if (send(step === null ? { type: "move", id: m.id } : { type: "move", id: m.id, step })) {
+    S.pending = true;
+    S.sel = { cards: [], spots: [] };
+    decorate();
+    renderActions();
+  }
+}
+
+function moveButton(m, cls = "") {
+  return el("button", { class: `btn move ${cls}`, type: "button", "data-move-id": m.id, "data-move-text": m.text,
+    title: m.text, disabled: S.pending, onclick: () => playMove(m) }, moveLabel(m));
+}
+
+function renderActions() {
+  const status = document.getElementById("status");
+  const box = document.getElementById("moves");
+  if (!status || !box || !S.room) return;
+  box.replaceChildren();
+  const t = S.table;
+  const room = S.room;
+  const you = room.you;
+  status.className = "status";
+  if (!t) {
+    if (room.status === "waiting") status.textContent = room.host ? "Waiting to start \u2014 you are the host" : "Waiting for the host to start";
+    else status.textContent = "Loading the table\u2026";
+    return;
+  }
+  const r = RENDERERS[room.game];
+  if (t.result || t.current < 0 || room.status === "finished") {
+    status.textContent = "Game over";
+    status.classList.add("over");
+    if (room.host) box.append(el("button", { class: "btn primary", id: "rematch-bar", type: "button", text: "Rematch", onclick: () => send({ type: "rematch" }) }));
+    return;
+  }
+  const moves = t.moves || [];
+  if (you === null || you === undefined) {
+    status.textContent = `Watching \u00b7 ${name(t.current)} to move`;
+    return;
+  }
+  if (t.current !== you || !moves.length) {
+    status.textContent = `Waiting for ${name(t.current)}\u2026`;
+    return;
+  }
+  status.classList.add("your-turn");
+  status.replaceChildren(el("b", { text: "Your turn: " }), r ? r.prompt(ctx()) : "make a move");
+  const direct = moves.filter((m) => !moveCards(m).length);
+  const any = S.sel.cards.length + S.sel.spots.length > 0;
+  const picked = any ? matching().filter((m) => moveCards(m).length) : [];
+  const directShown = any ? direct.filter((m) => S.sel.spots.every((s) => moveSpots(m).includes(s)) && !S.sel.cards.length) : direct;
+  for (const m of picked) box.append(moveButton(m, "picked"));
+  for (const m of directShown) box.append(moveButton(m, "direct"));
+  if (any) {
+    box.append(el("button", { class: "btn ghost", id: "clear-sel", type: "button", text: "Clear", onclick: () => { S.sel = { cards: [], spots: [] }; afterSelect(); } }));
+  } else if (moves.some((m) => moveCards(m).length)) {
+    box.append(el("span", { class: "hint", text: direct.length ? "or tap a highlighted card" : "tap a highlighted card" }));
+  }
+  const all = el("details", { class: "allmoves", id: "all-moves" }, el("summary", { text: `all ${moves.length} moves` }),
+    el("div", { class: "allmoves-list" }, ...moves.map((m) => moveButton(m, "any"))));
+  box.append(all);
+}
+
+// -------------------------------------------------------------------------- coach
+function renderCoach() {
+  const panel = document.getElementById("coach-panel");
+  if (!panel || !S.room) return;
+  const you = S.room.you;
+  if (you === null || you === undefined) {
+    panel.replaceChildren(el("h3", { text: "Coach" }), el("p", { class: "muted", text: "Take a seat to use your own coach; it only sees your cards." }));
+    return;
+  }
+  const toggle = el("label", { class: "switch", title: "your coach: only you see its advice" },
+    el("input", { type: "checkbox", id: "coach-toggle", checked: S.coachOn, onchange: (e) => {
+      S.coachOn = e.target.checked;
+      store.set(coachKey(S.roomId), S.coachOn ? "1" : null);
+      if (!S.coachOn) S.advice = [];
+      send({ type: "coach", on: S.coachOn });
+      renderCoach();
+    } }), el("span", { class: "slider" }), el("span", { text: S.coachOn ? "on" : "off" }));
+  const body = el("div", { class: "advice", id: "advice" });
+  const t = S.table;
+  if (!S.coachOn) body.append(el("p", { class: "muted", text: "Switch on for the best moves with reasons. It sees only your own cards." }));
+  else if (!t || t.current !== you || !(t.moves || []).length) body.append(el("p", { class: "muted", text: "Advice appears on your turn." }));
+  else if (!S.advice.length) body.append(el("p", { class: "muted", text: "Thinking\u2026" }));
+  else {
+    const legal = new Map((t.moves || []).map((m) => [m.id, m]));
+    S.advice.slice(0, 5).forEach((a, i) => {
+      const m = legal.get(a.id);
+      const val = typeof a.value === "number" && Number.isFinite(a.value) ? (a.value >= 0 ? "+" : "") + a.value.toFixed(2) : "";
+      body.append(el("div", { class: "advice-item" + (i === 0 ? " best" : ""), "data-advice-id": a.id },
+        el("div", { class: "advice-head" },
+          el("span", { class: "rank", text: String(i + 1) }),
+          el("b", { class: "advice-move", text: moveLabel(a) }),
+          val ? el("span", { class: "value", title: "the coach's value of this move", text: val }) : null,
+          m ? el("button", { class: "btn small play-advice", type: "button", "data-move-id": a.id, text: "Play", disabled: S.pending, onclick: () => playMove(m) }) : null),
+        a.reason ? el("div", { class: "reason", text: a.reason }) : null));
+    });
+  }
+  panel.replaceChildren(el("div", { class: "coach-head" }, el("h3", { text: "Your coach" }), toggle), body);
+}
+
+// ---------------------------------------------------------------------------- log
+/** A logged move in words: the labels speak to the mover ("your line"), so another
+ * seat's move says "their". */
+function logLabel(e) {
+  const text = moveLabel(e);
+  if (S.room && e.seat === S.room.you) return text;
+  return text.replace(/\byour\b/g, "their").replace(/\bYour\b/g, "Their");
+}
+
+function renderLog() {
+  const panel = document.getElementById("log-panel");
+  const t = S.table;
+  if (!panel || !t) return;
+  const items = (t.log || []).slice(-14).reverse().map((e) => el("li", { "data-seat": e.seat },
+    el("b", { text: name(e.seat) }), " ", logLabel(e)));
+  panel.replaceChildren(el("h3", { text: "Moves" }), el("ol", { class: "log", id: "log" }, ...items));
+}
+
+// ------------------------------------------------------------- results and records
+function resultWinners(res) {
+  if (Array.isArray(res.winners)) return res.winners;
+  const returns = res.returns || [];
+  const best = Math.max(...returns);
+  return returns.map((r, s) => (r === best ? s : -1)).filter((s) => s >= 0);
+}
+
+function renderBanner() {
+  const banner = document.getElementById("banner");
+  const t = S.table;
+  if (!banner || !t) return;
+  const openBefore = banner.querySelector("details.rr-wrap");
+  const wasOpen = openBefore ? openBefore.open : null;
+  banner.replaceChildren();
+  if (t.result) {
+    const winners = resultWinners(t.result);
+    const you = S.room.you;
+    const youWon = you !== null && you !== undefined && winners.includes(you);
+    const scores = t.scores || [];
+    const text = t.result.summary || (winners.length === 1 ? `${name(winners[0])} wins` : `${winners.map(name).join(" and ")} share the win`);
+    const infos = t.result.infos || [];
+    const scoreHead = S.room.game === "line_v0" ? "hand total" : S.room.game === "rummy432_v0" ? "rounds won" : "score";
+    const rows = S.room.seats.map((s) => el("tr", { class: winners.includes(s.seat) ? "winner" : "" },
+      el("td", {}, s.name, winners.includes(s.seat) ? el("span", { class: "star", text: " \u2605" }) : null),
+      el("td", { text: scores[s.seat] !== undefined && scores[s.seat] !== null ? String(scores[s.seat]) : (infos[s.seat] && infos[s.seat].hand_total !== undefined ? String(infos[s.seat].hand_total) : "") }),
+      el("td", { text: t.result.returns ? (t.result.returns[s.seat] > 0 ? "+" : "") + t.result.returns[s.seat] : "" })));
+    const extra = [];
+    if (S.room.game === "line_v0") extra.push(el("p", { class: "muted", text: "The lowest hand total wins; a tie goes to the player with fewer cards." }));
+    if (t.result.truncated) extra.push(el("p", { class: "muted", text: "The game reached its turn cap." }));
+    banner.append(el("div", { class: "result" + (youWon ? " you-won" : ""), id: "result" },
+      el("h2", {}, youWon ? el("span", { class: "star", text: "\u2605 " }) : null, "Game over: " + text),
+      el("table", { class: "scores" }, el("tr", {}, el("th", { text: "player" }), el("th", { text: scoreHead }), el("th", { text: "reward" })), ...rows),
+      ...extra,
+      el("div", { class: "result-actions" },
+        S.room.host ? el("button", { class: "btn primary", id: "rematch-banner", type: "button", text: "Rematch", onclick: () => send({ type: "rematch" }) })
+          : el("span", { class: "muted", text: "The host can start a rematch." }),
+        el("span", { id: "download-slot" }))));
+    fillDownload();
+  }
+  const rr = t.round_result;
+  const r = RENDERERS[S.room.game];
+  if (rr && r && r.roundResult) {
+    // a round just judged is shown open; once play has moved on it folds away
+    const fresh = t.result || rr.step === undefined || (t.step - rr.step) <= S.room.num_players;
+    const node = r.roundResult(rr, ctx());
+    const wrap = el("details", { class: "rr-wrap", id: "round-result" },
+      el("summary", { text: `Round ${rr.round ?? ""} result: ${(rr.winners || []).map(name).join(" and ")} won the round` }), node);
+    wrap.open = S.roundShown === rr.step ? Boolean(wasOpen) : fresh;
+    wrap.querySelector("summary").addEventListener("click", () => { S.roundShown = rr.step; });
+    banner.append(wrap);
+  }
+}
+
+async function loadRecords() {
+  if (!S.room) return [];
+  if (S.recordsFor === S.room.games_played) return S.records;
+  try {
+    const list = await api(`/api/rooms/${encodeURIComponent(S.roomId)}/games`);
+    S.records = Array.isArray(list) ? list : (list.games || []);
+    S.recordsFor = S.room.games_played;
+  } catch { S.records = []; }
+  return S.records;
+}
+
+async function fillDownload() {
+  const recs = await loadRecords();
+  const slot = document.getElementById("download-slot");
+  if (!slot || !recs.length) return;
+  const last = recs[recs.length - 1];
+  slot.replaceChildren(el("a", { class: "btn", id: "download-record", href: `/api/rooms/${encodeURIComponent(S.roomId)}/games/${last.index}`,
+    download: `${S.room.game}-${S.roomId}-${last.index}.json`, text: "Download the game record" }));
+}
+
+async function renderRecords() {
+  const panel = document.getElementById("records-panel");
+  if (!panel || !S.room) return;
+  if (!S.room.games_played) {
+    panel.replaceChildren();
+    panel.hidden = true;
+    return;
+  }
+  panel.hidden = false;
+  const recs = await loadRecords();
+  panel.replaceChildren(el("h3", { text: "Finished games" }), el("ul", { class: "records" },
+    ...recs.map((g) => el("li", {}, el("a", { href: `/api/rooms/${encodeURIComponent(S.roomId)}/games/${g.index}`,
+      download: `${S.room.game}-${S.roomId}-${g.index}.json`, "data-record": g.index, text: `Game ${g.index + 1}` }),
+    el("span", { class: "muted", text: ` \u00b7 ${g.moves} moves` })))));
+  fillDownload();
+}
+
+// the client's state and its socket, for the console and the browser tests
+window.cardtable = { S, send, stdText, liText };
+init();

@@ -1,0 +1,66 @@
+// Pieces shared by the game renderers: a player's header, badges, small helpers.
+import { el, prettyMoveText } from "./cards.js";
+
+export const LEVEL_WORDS = {
+  random: "Beginner",
+  greedy: "Easy",
+  planner: "Medium",
+  trained: "Trained",
+  expert: "Hard",
+};
+
+/** A small computer icon (inline SVG: no emoji font needed). */
+export function botIcon() {
+  const span = el("span", { class: "boticon", "aria-hidden": "true" });
+  span.innerHTML = '<svg viewBox="0 0 24 24"><rect x="4" y="7" width="16" height="12" rx="3"/><rect x="11" y="2.5" width="2" height="4"/>'
+    + '<circle cx="12" cy="2.5" r="1.6"/><circle cx="9" cy="12.5" r="1.7" class="eye"/><circle cx="15" cy="12.5" r="1.7" class="eye"/>'
+    + '<rect x="9" y="15.6" width="6" height="1.4" rx=".7" class="eye"/></svg>';
+  return span;
+}
+
+export function levelWord(level) {
+  if (!level) return "";
+  return LEVEL_WORDS[level] || level;
+}
+
+/** A player's name plate: name, person/computer badge, to-move marker, extra chips, last move. */
+export function playerPlate(ctx, seat, opts = {}) {
+  const info = ctx.room.seats[seat] || { name: `Seat ${seat + 1}`, kind: "computer" };
+  const toMove = ctx.table && ctx.table.current === seat;
+  const isYou = ctx.you === seat;
+  const badge = info.kind === "person"
+    ? el("span", { class: "badge person" + (info.connected === false ? " away" : ""),
+      title: info.connected === false ? "disconnected" : "a person", text: info.connected === false ? "away" : "player" })
+    : el("span", { class: "badge bot", title: "computer player" }, botIcon(), levelWord(info.level));
+  const last = ctx.table && ctx.table.last ? ctx.table.last[seat] : null;
+  return el("div", { class: "plate" + (toMove ? " to-move" : "") + (isYou ? " you" : ""), "data-seat-plate": seat },
+    el("div", { class: "plate-top" },
+      el("span", { class: "dot", title: toMove ? "to move" : "" }),
+      el("span", { class: "pname", text: info.name + (isYou ? " (you)" : "") }),
+      badge,
+      ...(opts.chips || [])),
+    opts.noLast ? null : el("div", { class: "last", "data-last": seat },
+      last ? ["last: ", el("b", { text: prettyMoveText(last) })] : el("span", { class: "muted", text: "\u00a0" })));
+}
+
+export function chip(text, cls = "", title = "") {
+  return el("span", { class: "chip " + cls, text, title });
+}
+
+/** Score pips: filled circles for points out of a target. */
+export function pips(points, target, title) {
+  const box = el("span", { class: "pips", title: title || `${points} of ${target}` });
+  for (let i = 0; i < target; i += 1) box.append(el("i", { class: i < points ? "on" : "" }));
+  return box;
+}
+
+export function seatOrder(n, you) {
+  // seats after yours first (clockwise), yours excluded; spectators see everyone from seat 0
+  const me = you === null || you === undefined || you < 0 ? null : you;
+  const out = [];
+  for (let k = 1; k <= n; k += 1) {
+    const s = me === null ? k - 1 : (me + k) % n;
+    if (s !== me) out.push(s);
+  }
+  return out;
+}

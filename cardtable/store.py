@@ -1,0 +1,119 @@
+"""The table's SQLite file: every room's snapshot and every finished game's record.
+
+One file (``<data>/cardtable.sqlite3``) in WAL mode.  A room's snapshot (seats, tokens,
+names, levels, the game's seed, position JSON and random generator state) and the move
+that led to it (the move history is one row per move) are written in one transaction
+after every change, so a server killed at any moment restarts
+from the last move it answered.  A finished game's record is written in the same
+transaction as the snapshot that ends the game.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS rooms (
+    id TEXT PRIMARY KEY,
+    data TEXT NOT NULL,
+    updated REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS moves (
+    room TEXT NOT NULL,
+    game INTEGER NOT NULL,
+    step INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    action INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    label TEXT NOT NULL,
+    PRIMARY KEY (room, game, step)
+);
+CREATE TABLE IF NOT EXISTS games (
+    room TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    record TEXT NOT NULL,
+    finished REAL NOT NULL,
+    PRIMARY KEY (room, idx)
+);
+"""
+
+
+class Store:
+    """The SQLite file of one server (used from the event loop's thread only)."""
+
+    def __init__(self, data_dir: str | Path) -> None:
+        self.dir = Path(data_dir)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.path = self.dir / "cardtable.sqlite3"
+        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")  # with WAL: a killed process loses nothing
+        self.db.executescript(SCHEMA)
+
+    def save_room(self, room_id: str, data: dict[str, Any], move: dict[str, Any] | None = None,
+                  record: dict[str, Any] | None = None) -> None:
+        """Write a room's snapshot, the move that led to it (``{"game", "step", "seat",
+        "action", "text", "label"}``, ``step`` counted from 1) and, when a game just ended,
+        its record, in one transaction."""
+        text = json.dumps(data, separators=(",", ":"))
+        now = time.time()
+        self.db.execute("BEGIN")
+        try:
+            self.db.execute(
+                "INSERT INTO rooms (id, data, updated) VALUES (?, ?, ?) "
+                "ON CONFLICT(id) DO UPDATE SET data = excluded.data, updated = excluded.updated",
+                (room_id, text, now),
+            )
+            if move is not None:
+                self.db.execute(
+                    "INSERT OR REPLACE INTO moves (room, game, step, seat, action, text, label) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (room_id, move["game"], move["step"], move["seat"], move["action"], move["text"],
+                     move["label"]),
+                )
+            if record is not None:
+                self.db.execute(
+                    "INSERT OR REPLACE INTO games (room, idx, record, finished) VALUES (?, ?, ?, ?)",
+                    (room_id, int(record["index"]), json.dumps(record, separators=(",", ":")), now),
+                )
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+
+    def rooms(self) -> Iterator[dict[str, Any]]:
+        """Every saved room's snapshot."""
+        for (text,) in self.db.execute("SELECT data FROM rooms ORDER BY updated"):
+            yield json.loads(text)
+
+    def moves(self, room_id: str, game: int) -> list[dict[str, Any]]:
+        """The moves of one game of a room, in order (``{"step", "seat", "action", "text", "label"}``)."""
+        rows = self.db.execute(
+            "SELECT step, seat, action, text, label FROM moves WHERE room = ? AND game = ? ORDER BY step",
+            (room_id, game))
+        return [{"step": st, "seat": se, "action": a, "text": t, "label": lb} for st, se, a, t, lb in rows]
+
+    def games(self, room_id: str) -> list[dict[str, Any]]:
+        """A room's finished games' records, oldest first."""
+        rows = self.db.execute("SELECT record FROM games WHERE room = ? ORDER BY idx", (room_id,))
+        return [json.loads(t) for (t,) in rows]
+
+    def game(self, room_id: str, index: int) -> dict[str, Any] | None:
+        """One finished game's record, or ``None``."""
+        row = self.db.execute("SELECT record FROM games WHERE room = ? AND idx = ?",
+                              (room_id, index)).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def export(self) -> Iterator[str]:
+        """Every finished game's record as JSON text, oldest first."""
+        for (text,) in self.db.execute("SELECT record FROM games ORDER BY finished, room, idx"):
+            yield text
+
+    def close(self) -> None:
+        """Close the file."""
+        self.db.close()

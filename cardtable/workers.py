@@ -1,0 +1,225 @@
+"""Computer players and coaches, run off the event loop.
+
+A decision is a :class:`Job`: the table (game, seat count, options), the seat, its level,
+the seat's own View and legal moves, and how to replay the game so far (the game's seed
+and the action ids played).  Only the seat's View reaches the agent; the replay exists to
+give an agent that remembers (Rummy's planner and expert remember, per round, what their
+seat saw the opponent do: ``agents/games/rummy432.py``) the same memory it would have had
+from every decision of its seat, after a restart, a level change, or a person leaving the
+seat to a computer.  Replaying feeds the agent only the seat's own Views at its own past
+decisions.
+
+Each worker keeps its agents in a cache keyed by room, game and seat, with the step of the
+seat's latest decision it has seen.  When a job's ``prev_step`` (the seat's previous decision
+in this game) is the one the cached agent saw last, the agent continues; otherwise it is
+rebuilt by the replay.  :class:`Pool` pins every room to one worker process, so a room's
+agents stay in one cache; light levels and ``workers=0`` run the same code on threads.
+
+Choices are deterministic: an agent is reseeded from the game's seed, the step and the seat
+before every decision, so a restart does not change what a computer would play.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import concurrent.futures.process
+import multiprocessing
+import os
+import threading
+import zlib
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .catalog import make_game
+
+#: agents and coaches one worker keeps (least recently used go first)
+CACHE_SIZE = 4096
+#: how many moves a coach ranks for the client
+COACH_TOP = 5
+
+
+@dataclass(frozen=True)
+class Job:
+    """One decision (a computer's move or a coach's advice) for one seat."""
+
+    kind: str  # "move" or "coach"
+    room: str
+    game_index: int
+    env: str
+    num_players: int
+    options: tuple[tuple[str, Any], ...]
+    seat: int
+    level: str
+    seed: int
+    step: int
+    #: the step of this seat's previous decision in this game (-1: none)
+    prev_step: int
+    view: Any
+    legal: list[int]
+    #: the action ids played so far in this game (for a replay)
+    ids: list[int] = field(default_factory=list)
+
+
+@dataclass
+class _Entry:
+    engine: Any
+    level: str
+    last_step: int
+
+
+_cache: OrderedDict[tuple[str, str, int, int], _Entry] = OrderedDict()
+_lock = threading.Lock()
+
+
+def _remembers(level: str) -> bool:
+    """Whether agents of this level may keep memory between decisions (the heuristic
+    ``planner`` and the search ``expert`` score with the game's level-2 knowledge)."""
+    return level in ("planner", "expert")
+
+
+def _new_engine(job: Job) -> Any:
+    from agents.ladder import Coach, make_agent
+
+    if job.kind == "coach":
+        return Coach(job.env, level=job.level, seed=job.seed)
+    return make_agent(job.env, job.level, seed=job.seed)
+
+
+def _knowledge(engine: Any) -> Any:
+    """The Knowledge object whose level-2 scores carry an engine's memory."""
+    inner = getattr(engine, "engine", engine)  # a Coach ranks with its engine, an agent
+    return getattr(inner, "knowledge", None)
+
+
+def _warm(job: Job, engine: Any) -> None:
+    """Give a fresh engine its seat's memory: replay the game and show it the seat's own
+    Views at its own past decisions (as level-2 scoring would have seen them)."""
+    know = _knowledge(engine)
+    if know is None or not _remembers(job.level) or job.prev_step < 0:
+        return
+    game = make_game(job.env, job.num_players, job.options)
+    rng = np.random.default_rng(job.seed)
+    state = game.new_state(rng)
+    for a in job.ids:
+        if game.current_player(state) == job.seat:
+            view = game.view(state, job.seat)
+            know.scores(game, view, list(game.legal_actions(state)), 2)
+        game.apply(state, a, rng)
+
+
+def _engine_for(job: Job) -> Any:
+    key = (job.kind, job.room, job.game_index, job.seat)
+    with _lock:
+        entry = _cache.get(key)
+        if entry is not None:
+            _cache.move_to_end(key)
+    if entry is None or entry.level != job.level or entry.last_step not in (job.prev_step, job.step):
+        engine = _new_engine(job)
+        _warm(job, engine)
+        entry = _Entry(engine, job.level, job.prev_step)
+        with _lock:
+            _cache[key] = entry
+            while len(_cache) > CACHE_SIZE:
+                _cache.popitem(last=False)
+    entry.last_step = job.step
+    return entry.engine
+
+
+def decision_seed(seed: int, step: int, seat: int) -> int:
+    """The seed an agent gets before the decision at ``step`` (same game, same choice)."""
+    return (seed * 1_000_003 + step * 101 + seat) % (2**63)
+
+
+def run_job(job: Job) -> Any:
+    """Do one job in this process: an action id (``move``) or a list of advice (``coach``)."""
+    game = make_game(job.env, job.num_players, job.options)
+    if job.kind == "move" and job.level == "random":
+        rng = np.random.default_rng(decision_seed(job.seed, job.step, job.seat))
+        return int(job.legal[int(rng.integers(len(job.legal)))])
+    engine = _engine_for(job)
+    if job.kind == "coach":
+        from .moves import label
+
+        advice = engine.advise_view(game, job.view, list(job.legal), top=COACH_TOP)
+        return [
+            {"id": int(a.action), "text": a.move, "label": label(job.env, int(a.action), job.view),
+             "reason": a.reason, "value": None if np.isnan(a.value) else round(float(a.value), 4)}
+            for a in advice
+        ]
+    engine.seed(decision_seed(job.seed, job.step, job.seat))
+    action = int(engine.choose(game, job.view, list(job.legal)))
+    if action not in job.legal:  # an agent must choose a legal move; never trust it blindly
+        raise RuntimeError(f"{job.level} agent chose an illegal action {action}")
+    return action
+
+
+def _init_worker() -> None:
+    """Import the rules and the agents once per worker process."""
+    import agents.ladder  # noqa: F401
+    import cardenvs  # noqa: F401
+
+
+#: levels whose decisions take well under a millisecond: they think on a thread of the
+#: server (measured: cheaper than a round trip to a worker process, which costs about as
+#: much as the decision); the search levels think in the worker processes
+LIGHT_LEVELS = frozenset({"greedy", "planner"})
+
+
+class Pool:
+    """Where jobs run: the search levels (``expert``, ``trained``...) in ``workers``
+    processes, each room pinned to one of them (or on threads when ``workers`` is 0); the
+    light levels and the coach (``planner``) on threads; ``random`` moves at once on the
+    event loop (a uniform draw costs microseconds)."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._procs: list[concurrent.futures.ProcessPoolExecutor] = []
+        if workers > 0:
+            method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+            ctx = self._ctx = multiprocessing.get_context(method)
+            self._procs = [
+                concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx, initializer=_init_worker)
+                for _ in range(workers)
+            ]
+        self._threads = concurrent.futures.ThreadPoolExecutor(
+            max_workers=max(2, min(8, os.cpu_count() or 2)), thread_name_prefix="cardtable-agent")
+
+    def _executor(self, room: str, level: str) -> concurrent.futures.Executor:
+        if self._procs and level not in LIGHT_LEVELS:
+            return self._procs[zlib.crc32(room.encode()) % len(self._procs)]
+        return self._threads
+
+    async def run(self, job: Job) -> Any:
+        """The result of ``job``, computed off the event loop (``random`` moves inline)."""
+        if job.kind == "move" and job.level == "random":
+            return run_job(job)
+        loop = asyncio.get_running_loop()
+        executor = self._executor(job.room, job.level)
+        try:
+            return await loop.run_in_executor(executor, run_job, job)
+        except concurrent.futures.process.BrokenProcessPool:
+            self._replace(executor)  # a worker died (killed, out of memory): start another, try again
+            return await loop.run_in_executor(self._executor(job.room, job.level), run_job, job)
+
+    def _replace(self, broken: concurrent.futures.Executor) -> None:
+        for i, p in enumerate(self._procs):
+            if p is broken:
+                p.shutdown(wait=False, cancel_futures=True)
+                self._procs[i] = concurrent.futures.ProcessPoolExecutor(
+                    1, mp_context=self._ctx, initializer=_init_worker)
+
+    def warm_up(self) -> None:
+        """Start every worker process now (they import numpy and the agents once)."""
+        futures = [p.submit(_init_worker) for p in self._procs]
+        for f in futures:
+            f.result()
+
+    def close(self) -> None:
+        """Stop the workers (pending jobs are cancelled)."""
+        for p in self._procs:
+            p.shutdown(wait=False, cancel_futures=True)
+        self._threads.shutdown(wait=False, cancel_futures=True)

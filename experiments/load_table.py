@@ -1,0 +1,255 @@
+"""Load test of the browser table (``cardtable``) on localhost.
+
+    python experiments/load_table.py --rooms 100 --seconds 20 --game rummy432_v0
+
+Starts the server in a subprocess on a free port with a temporary data folder, opens
+``--rooms`` rooms, each with ``--people`` scripted people (WebSocket clients that play a
+random legal move as soon as it is their turn) and computer players of ``--level`` in the
+other seats, and lets them play for ``--seconds`` (a room that finishes a game asks for a
+rematch).  Reports:
+
+* moves/s: every move played in every room (people's and computers'), from the tables seen;
+* the round trip of a person's move: from sending it to receiving the table that shows it
+  (the server checks, applies, saves and sends it; no computer thinking is included, since
+  the table showing a person's move is sent before any computer thinks), p50/p95/max;
+* the server's resident memory (its own process and its worker processes).
+
+Computer moves are unpaced (``--bot-delay 0``) by default: the rooms play as fast as the
+server allows, the worst case for a person's latency.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from websockets.asyncio.client import connect
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of a process, in MiB (0 if it is gone)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def children(pid: int) -> list[int]:
+    """The process ids of a process's children (Linux)."""
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    out = [int(x) for x in text.split()]
+    return out + [g for c in out for g in children(c)]
+
+
+def post_json(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST a JSON body; the JSON answer."""
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as res:
+        out: dict[str, Any] = json.loads(res.read())
+        return out
+
+
+@dataclass
+class Stats:
+    """What the scripted people measured."""
+
+    latencies: list[float] = field(default_factory=list)
+    moves: int = 0
+    person_moves: int = 0
+    games: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+async def person(ws_url: str, room: str, host_token: str | None, seat: int, stats: Stats,
+                 stop: asyncio.Event, ready: asyncio.Barrier, counts_moves: bool, seed: int) -> None:
+    """One scripted person: sit, (host: start,) and answer every turn with a random move."""
+    rng = np.random.default_rng(seed)
+    async with connect(f"{ws_url}/ws/{room}", max_size=None) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": None, "host_token": host_token}))
+        await ws.send(json.dumps({"type": "sit", "seat": seat, "name": f"P{seat}"}))
+        while True:  # until seated
+            msg = json.loads(await ws.recv())
+            if msg["type"] == "seated":
+                break
+        await ready.wait()
+        if host_token is not None:
+            await ws.send(json.dumps({"type": "start"}))
+        sent: tuple[int, int, float] | None = None  # (game, step, time) of the move in flight
+        last_step = (-1, -1)
+        while not stop.is_set():
+            try:
+                text = await asyncio.wait_for(ws.recv(), timeout=0.5)
+            except asyncio.TimeoutError:
+                continue
+            now = time.perf_counter()
+            msg = json.loads(text)
+            if msg["type"] == "error":
+                stats.errors.append(msg["message"])
+                continue
+            if msg["type"] != "table":
+                continue
+            key = (msg["game_index"], msg["step"])
+            if counts_moves and key > last_step and msg["step"] > 0:
+                stats.moves += msg["step"] - (last_step[1] if key[0] == last_step[0] else 0)
+            last_step = max(last_step, key)
+            if sent is not None and (msg["game_index"], msg["step"]) == (sent[0], sent[1] + 1):
+                stats.latencies.append(now - sent[2])
+                sent = None
+            if msg["result"] is not None:
+                if host_token is not None and counts_moves:
+                    stats.games += 1
+                    await ws.send(json.dumps({"type": "rematch"}))
+                continue
+            if msg["moves"]:
+                move = msg["moves"][int(rng.integers(len(msg["moves"])))]
+                sent = (msg["game_index"], msg["step"], time.perf_counter())
+                await ws.send(json.dumps({"type": "move", "id": move["id"], "step": msg["step"]}))
+                stats.person_moves += 1
+
+
+async def run(args: argparse.Namespace, base: str, pid: int) -> tuple[Stats, float, float]:
+    """Open the rooms, play for ``args.seconds``; ``(stats, seconds played, peak RSS MiB)``."""
+    ws_url = base.replace("http", "ws", 1)
+    stats = Stats()
+    stop = asyncio.Event()
+    ready = asyncio.Barrier(args.rooms * args.people + 1)
+    tasks = []
+    loop = asyncio.get_running_loop()
+    for r in range(args.rooms):
+        body = {"game": args.game, "num_players": args.players, "level": args.level}
+        info = await loop.run_in_executor(None, post_json, base + "/api/rooms", body)
+        for p in range(args.people):
+            host = info["host_token"] if p == 0 else None
+            tasks.append(asyncio.create_task(
+                person(ws_url, info["room"], host, p, stats, stop, ready, p == 0, seed=r * 10 + p)))
+    await ready.wait()
+    t0 = time.perf_counter()
+    peak = 0.0
+    while time.perf_counter() - t0 < args.seconds:
+        await asyncio.sleep(0.5)
+        peak = max(peak, rss_mb(pid) + sum(rss_mb(c) for c in children(pid)))
+    elapsed = time.perf_counter() - t0
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return stats, elapsed, peak
+
+
+def report(args: argparse.Namespace, stats: Stats, elapsed: float, peak: float,
+           pid_rss: tuple[float, float]) -> None:
+    """Print the results as a table (rich when installed)."""
+    lat = np.asarray(stats.latencies) * 1000 if stats.latencies else np.zeros(1)
+    rows = [
+        ("game / seats / computer level", f"{args.game} / {args.players} / {args.level}"),
+        ("rooms / people per room", f"{args.rooms} / {args.people}"),
+        ("bot delay / worker processes", f"{args.bot_delay} s / {args.workers}"),
+        ("seconds measured", f"{elapsed:.1f}"),
+        ("moves played (all seats)", f"{stats.moves}"),
+        ("moves/s (all seats)", f"{stats.moves / elapsed:.0f}"),
+        ("people's moves", f"{len(stats.latencies)}"),
+        ("games finished", f"{stats.games}"),
+        ("person move round trip p50", f"{np.percentile(lat, 50):.1f} ms"),
+        ("person move round trip p95", f"{np.percentile(lat, 95):.1f} ms"),
+        ("person move round trip max", f"{lat.max():.1f} ms"),
+        ("server RSS at the end (main + workers)", f"{pid_rss[0]:.0f} + {pid_rss[1]:.0f} MiB"),
+        ("server RSS peak (all)", f"{peak:.0f} MiB"),
+        ("errors", f"{len(stats.errors)}" + (f" (first: {stats.errors[0]})" if stats.errors else "")),
+    ]
+    try:
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table(title="cardtable load test")
+        table.add_column("measure")
+        table.add_column("value", justify="right")
+        for k, v in rows:
+            table.add_row(k, v)
+        Console().print(table)
+    except ImportError:
+        width = max(len(k) for k, _ in rows)
+        for k, v in rows:
+            print(f"{k:<{width}}  {v}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the load test; exit status 1 if p95 is over ``--goal-ms``."""
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rooms", type=int, default=100)
+    ap.add_argument("--seconds", type=float, default=20.0)
+    ap.add_argument("--game", default="rummy432_v0", choices=["line_v0", "lineit_v0", "rummy432_v0"])
+    ap.add_argument("--players", type=int, default=None, help="seats per room (default: the game's)")
+    ap.add_argument("--people", type=int, default=1, help="scripted people per room (the rest are computers)")
+    ap.add_argument("--level", default="greedy", help="the computers' level")
+    ap.add_argument("--bot-delay", type=float, default=0.0)
+    ap.add_argument("--workers", type=int, default=2, help="the server's worker processes")
+    ap.add_argument("--goal-ms", type=float, default=50.0, help="p95 goal for a person's move")
+    args = ap.parse_args(argv)
+    if args.players is None:
+        import cardenvs
+
+        args.players = cardenvs.game_class(args.game).default_players
+    if not 1 <= args.people <= args.players:
+        ap.error(f"--people must be 1..{args.players}")
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory(prefix="cardtable-load-") as data:
+        env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "cardtable", "--port", str(port), "--data", data, "--bot-delay",
+             str(args.bot_delay), "--workers", str(args.workers), "--log-level", "warning"],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=open(Path(data) / "server.log", "w"))  # noqa: SIM115
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                if proc.poll() is not None:
+                    sys.exit("the server exited:\n" + (Path(data) / "server.log").read_text()[-2000:])
+                try:
+                    with urllib.request.urlopen(base + "/api/games", timeout=2):
+                        break
+                except OSError:
+                    if time.monotonic() > deadline:
+                        sys.exit("the server did not start in 60 s")
+                    time.sleep(0.2)
+            stats, elapsed, peak = asyncio.run(run(args, base, proc.pid))
+            main_rss = rss_mb(proc.pid)
+            worker_rss = sum(rss_mb(c) for c in children(proc.pid))
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    report(args, stats, elapsed, peak, (main_rss, worker_rss))
+    p95 = float(np.percentile(np.asarray(stats.latencies) * 1000, 95)) if stats.latencies else float("inf")
+    return 0 if p95 < args.goal_ms else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

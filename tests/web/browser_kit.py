@@ -1,0 +1,309 @@
+"""Helpers for the browser tests and screenshots: the real server in a subprocess, headless
+Debian chromium through Selenium, and a person's clicks at the table (lobby, seats, tapping
+cards and spots, the move buttons, the coach).
+
+Only Debian's ``/usr/bin/chromium`` and ``/usr/bin/chromedriver`` are used; nothing here
+downloads a browser.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+CHROME_FLAGS = (
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--no-first-run", "--disable-extensions", "--mute-audio",
+)
+
+
+def missing() -> str | None:
+    """Why the browser tests cannot run here (``None`` when they can)."""
+    for path in (CHROMIUM, CHROMEDRIVER):
+        if not os.access(path, os.X_OK):
+            return (f"{path} is missing: install Debian's chromium and chromium-driver "
+                    "(python3 dev.py test does)")
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium is not installed (the `browser` extra)"
+    for mod in ("starlette", "uvicorn"):
+        try:
+            __import__(mod)
+        except ImportError:
+            return f"{mod} is not installed (the `web` extra)"
+    return None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def server(data_dir: str | None = None, timeout: float = 40.0) -> Iterator[str]:
+    """The real card table server (``python -m cardtable``) on a free port, computer players
+    without delay; yields its base URL and stops it afterwards."""
+    port = free_port()
+    own_dir = data_dir is None
+    data = tempfile.mkdtemp(prefix="ct-web-") if own_dir else data_dir
+    assert data is not None
+    cmd = [sys.executable, "-m", "cardtable", "--host", "127.0.0.1", "--port", str(port), "--data", data,
+           *server_flags()]
+    env = dict(os.environ, PYTHONUNBUFFERED="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
+    log = open(Path(data) / "server.log", "w")  # noqa: SIM115
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            if proc.poll() is not None:
+                tail = (Path(data) / "server.log").read_text()[-3000:]
+                raise RuntimeError(f"the server exited ({proc.returncode}): {tail}")
+            try:
+                with urllib.request.urlopen(base + "/api/games", timeout=2) as res:
+                    if res.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server did not answer /api/games in time")
+            time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+        if own_dir:
+            shutil.rmtree(data, ignore_errors=True)
+
+
+def server_flags() -> list[str]:
+    """The server's flags for a fast test run (computer players move at once), as far as its
+    command line offers them (read from ``--help``)."""
+    out = subprocess.run([sys.executable, "-m", "cardtable", "--help"], cwd=ROOT, capture_output=True,
+                         text=True, timeout=60).stdout
+    flags = []
+    if "--bot-delay" in out:
+        flags += ["--bot-delay", "0"]
+    if "--workers" in out:
+        flags += ["--workers", "0"]
+    return flags
+
+
+#: each driver's own profile folder (by ``id`` of the driver)
+_PROFILES: dict[int, str] = {}
+
+
+def driver(width: int = 1360, height: int = 900) -> Any:
+    """A fresh headless chromium (its own profile, so its own localStorage)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for flag in CHROME_FLAGS:
+        opts.add_argument(flag)
+    profile = tempfile.mkdtemp(prefix="ct-chrome-")
+    opts.add_argument(f"--user-data-dir={profile}")
+    opts.add_argument(f"--window-size={width},{height}")
+    drv = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    _PROFILES[id(drv)] = profile  # removed by quit_driver()
+    drv.set_script_timeout(20)
+    return drv
+
+
+def quit_driver(drv: Any) -> None:
+    with contextlib.suppress(Exception):
+        drv.quit()
+    profile = _PROFILES.pop(id(drv), None)
+    if profile:
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+# ------------------------------------------------------------------------ waiting
+def wait(cond: Callable[[], Any], timeout: float = 20.0, what: str = "a condition",
+         step: float = 0.05) -> Any:
+    """Poll ``cond`` until it returns something truthy; its value."""
+    deadline = time.monotonic() + timeout
+    last_err: Exception | None = None
+    while time.monotonic() < deadline:
+        try:
+            val = cond()
+            if val:
+                return val
+        except Exception as err:  # stale elements while the page re-renders
+            last_err = err
+        time.sleep(step)
+    extra = f" (last error: {last_err!r})" if last_err else ""
+    raise AssertionError(f"timed out waiting for {what}{extra}")
+
+
+def css(drv: Any, selector: str) -> list[Any]:
+    from selenium.webdriver.common.by import By
+
+    return list(drv.find_elements(By.CSS_SELECTOR, selector))
+
+
+def js(drv: Any, script: str, *args: Any) -> Any:
+    return drv.execute_script(script, *args)
+
+
+def click(drv: Any, selector: str, timeout: float = 15.0) -> None:
+    """Click the first element matching ``selector`` once it is there and enabled."""
+    def go() -> bool:
+        els = [e for e in css(drv, selector) if e.is_displayed() and e.is_enabled()]
+        if not els:
+            return False
+        els[0].click()
+        return True
+    wait(go, timeout, f"clickable {selector}")
+
+
+def errors(drv: Any) -> list[str]:
+    """The error messages the page shows."""
+    found = js(drv, "return [...document.querySelectorAll('#errors .error-text')].map(e => e.textContent)")
+    return [str(t) for t in found]
+
+
+# -------------------------------------------------------------------------- lobby
+def create_room(drv: Any, base: str, game: str, players: int, options: dict[str, Any] | None = None,
+                level: str | None = None, name: str = "Ann") -> str:
+    """Make a room through the lobby form; returns the room's URL (the page is in it)."""
+    from selenium.webdriver.support.ui import Select
+
+    drv.get(base + "/")
+    click(drv, f'.game-tile[data-game="{game}"]')
+    wait(lambda: css(drv, "#opt-num_players"), what="the options form")
+    Select(css(drv, "#opt-num_players")[0]).select_by_value(str(players))
+    for key, value in (options or {}).items():
+        field = css(drv, f"#opt-{key}")[0]
+        if field.tag_name == "input":
+            field.clear()
+            field.send_keys(str(value))
+            js(drv, "arguments[0].dispatchEvent(new Event('change'))", field)
+        else:
+            want = "never" if value is None else str(value)
+            Select(field).select_by_visible_text(want)
+    if level:
+        Select(css(drv, "#opt-level")[0]).select_by_value(level)
+    name_box = css(drv, "#lobby-name")[0]
+    name_box.clear()
+    name_box.send_keys(name)
+    click(drv, "#create-room")
+    wait(lambda: "/room/" in drv.current_url, what="the room page")
+    wait(lambda: css(drv, "#room-link"), what="the room link")
+    return str(css(drv, "#room-link")[0].get_attribute("value"))
+
+
+def room_state(drv: Any) -> dict[str, Any]:
+    """What the client holds (read from ``window.cardtable``): room and table messages."""
+    return js(drv, "const S = window.cardtable && window.cardtable.S; "
+                   "return S ? {room: S.room, table: S.table, advice: S.advice} : {};") or {}
+
+
+def you(drv: Any) -> int | None:
+    room = room_state(drv).get("room") or {}
+    return room.get("you")
+
+
+def sit(drv: Any, seat: int, name: str) -> None:
+    """Type a name and take ``seat`` (the page must show the seat picker)."""
+    box = wait(lambda: css(drv, "#name-input"), what="the name field")[0]
+    box.clear()
+    box.send_keys(name)
+    click(drv, f'.wait-seat .sit[data-seat="{seat}"], .seatrow .sit[data-seat="{seat}"]')
+    wait(lambda: you(drv) == seat, what=f"seat {seat}")
+
+
+# ------------------------------------------------------------------------ playing
+def my_turn(drv: Any) -> bool:
+    """Whether the page offers this seat moves now."""
+    return bool(js(drv, "const S = window.cardtable.S; return !!(S.table && S.room"
+                        " && S.table.current === S.room.you && (S.table.moves || []).length && !S.pending);"))
+
+
+def game_over(drv: Any) -> bool:
+    return bool(css(drv, "#result"))
+
+
+def page_cards(drv: Any) -> set[int]:
+    """Every card id shown anywhere on the page."""
+    found = js(drv, "return [...document.querySelectorAll('[data-card]')].map(e => e.dataset.card)")
+    return {int(x) for x in found}
+
+
+def hand_cards(drv: Any) -> list[int]:
+    """The card ids shown in this page's own hand."""
+    return [int(x) for x in js(drv, "return [...document.querySelectorAll('#my-hand [data-card]')]"
+                                    ".map(e => e.dataset.card);")]
+
+
+def step_of(drv: Any) -> int:
+    t = room_state(drv).get("table") or {}
+    return int(t.get("step", -1)) if t else -1
+
+
+def legal_texts(drv: Any) -> list[str]:
+    t = room_state(drv).get("table") or {}
+    return [m["text"] for m in t.get("moves", [])]
+
+
+def tap_card(drv: Any, card: int, where: str = "#board") -> None:
+    click(drv, f'{where} [data-pick][data-card="{card}"].playable')
+
+
+def tap_spot(drv: Any, spot: str) -> None:
+    els = [e for e in css(drv, f'#board [data-spot="{spot}"]') if e.is_displayed()]
+    assert els, f"no spot {spot}"
+    # click the spot itself, away from any card in it
+    js(drv, "arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", els[0])
+
+
+def press(drv: Any, text: str) -> None:
+    """Click the move button whose move text is ``text`` (shown after the taps)."""
+    click(drv, f'#moves .move:not(.any)[data-move-text="{text}"]', timeout=5)
+
+
+def play_by_taps(drv: Any, move: dict[str, Any]) -> None:
+    """Make ``move`` (one of the table's legal moves) the way a person does: tap its first
+    card (and a spot when the card alone leaves several moves), then press its button;
+    moves that name no card are buttons already."""
+    before = step_of(drv)
+    if move["cards"]:
+        tap_card(drv, move["cards"][0])
+        shown = [e.get_attribute("data-move-text") for e in css(drv, "#moves .move:not(.any)")]
+        if move["text"] not in shown:
+            for spot in move["spots"]:
+                tap_spot(drv, spot)
+                shown = [e.get_attribute("data-move-text") for e in css(drv, "#moves .move:not(.any)")]
+                if move["text"] in shown:
+                    break
+        if move["text"] not in shown and len(move["cards"]) > 1:
+            tap_card(drv, move["cards"][1])
+    press(drv, move["text"])
+    wait(lambda: step_of(drv) > before or game_over(drv), 20, f"the server to take {move['text']}")
+
+
+def moves(drv: Any) -> list[dict[str, Any]]:
+    t = room_state(drv).get("table") or {}
+    return list(t.get("moves", []))

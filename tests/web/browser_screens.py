@@ -1,0 +1,158 @@
+"""Screenshots of the browser table for the docs: ``docs/img/table_<name>.png``.
+
+    .venv/bin/python tests/web/browser_screens.py [--out docs/img]
+
+Starts the real server (computer players without delay) and headless Debian chromium,
+opens the lobby, and plays a little of each game (the person follows the coach in Rummy)
+to show the tables: ``lobby``, ``rummy``, ``rummy_result``, ``line``, ``lineit``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tests.web import browser_kit as K  # noqa: E402
+
+WIDTH = 1360
+
+
+def shoot(drv: Any, path: Path, height: int | None = None) -> None:
+    """A screenshot of the whole page (the viewport grown to the page's height)."""
+    h = height or int(K.js(drv, "return Math.max(document.documentElement.scrollHeight, 600)"))
+    drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                        {"width": WIDTH, "height": h, "deviceScaleFactor": 1, "mobile": False})
+    time.sleep(0.4)
+    drv.save_screenshot(str(path))
+    drv.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    print("wrote", path)
+
+
+def settle(drv: Any) -> None:
+    """Wait until it is this page's turn (or the game is over), animations done."""
+    K.wait(lambda: K.my_turn(drv) or K.game_over(drv), 60, "the person's turn")
+    time.sleep(1.8)
+
+
+def coach_move(drv: Any) -> None:
+    K.wait(lambda: K.css(drv, "#advice .play-advice:not([disabled])"), 30, "advice")
+    before = K.step_of(drv)
+    K.click(drv, "#advice .play-advice")
+    K.wait(lambda: K.step_of(drv) > before or K.game_over(drv), 20, "the move")
+
+
+def rummy(base: str, out: Path) -> None:
+    d = K.driver(WIDTH, 1000)
+    try:
+        d.get(base + "/")
+        K.click(d, '.game-tile[data-game="rummy432_v0"]')
+        K.wait(lambda: K.css(d, "#create-room"))
+        time.sleep(0.5)
+        shoot(d, out / "table_lobby.png")
+        K.create_room(d, base, "rummy432_v0", 4, {"pack": "mixed", "hand_size": 8}, level="planner",
+                      name="Sam")
+        K.wait(lambda: K.you(d) == 0)
+        K.click(d, "#coach-toggle + .slider")
+        K.click(d, "#start")
+        for _ in range(7):
+            settle(d)
+            coach_move(d)
+        settle(d)
+        if "throw" not in " ".join(K.legal_texts(d)):
+            coach_move(d)
+            settle(d)
+        # tap the card the coach would throw, so the move buttons show
+        K.wait(lambda: K.css(d, "#advice .advice-item"), 30)
+        best = K.room_state(d)["advice"][0]
+        move = next(m for m in K.moves(d) if m["id"] == best["id"])
+        if move["cards"]:
+            K.tap_card(d, move["cards"][0])
+        time.sleep(0.5)
+        shoot(d, out / "table_rummy.png")
+    finally:
+        K.quit_driver(d)
+
+    d = K.driver(WIDTH, 1000)
+    try:
+        K.create_room(d, base, "rummy432_v0", 4, {"pack": "mixed", "hand_size": 6, "run_out_limit": 2,
+                                                   "rounds_to_win": 1}, level="planner", name="Sam")
+        K.wait(lambda: K.you(d) == 0)
+        K.click(d, "#coach-toggle + .slider")
+        K.click(d, "#start")
+        while not K.game_over(d):
+            settle(d)
+            if not K.game_over(d):
+                coach_move(d)
+        time.sleep(1)
+        K.js(d, "window.scrollTo(0, 0)")
+        shoot(d, out / "table_rummy_result.png")
+    finally:
+        K.quit_driver(d)
+
+
+def line(base: str, out: Path) -> None:
+    d = K.driver(WIDTH, 1000)
+    try:
+        K.create_room(d, base, "line_v0", 3, level="planner", name="Sam")
+        K.wait(lambda: K.you(d) == 0)
+        K.click(d, "#coach-toggle + .slider")
+        K.click(d, "#start")
+        for _ in range(6):
+            settle(d)
+            if K.game_over(d):
+                break
+            coach_move(d)
+        settle(d)
+        shoot(d, out / "table_line.png")
+    finally:
+        K.quit_driver(d)
+
+
+def lineit(base: str, out: Path) -> None:
+    d = K.driver(WIDTH, 1000)
+    try:
+        K.create_room(d, base, "lineit_v0", 3, level="planner", name="Sam")
+        K.wait(lambda: K.you(d) == 0)
+        K.click(d, "#coach-toggle + .slider")
+        K.click(d, "#start")
+        for _ in range(16):
+            settle(d)
+            if K.game_over(d):
+                break
+            coach_move(d)
+        settle(d)
+        while not K.game_over(d) and K.room_state(d)["table"]["view"]["phase"] != "pick":
+            coach_move(d)
+            settle(d)
+        time.sleep(1.5)
+        shoot(d, out / "table_lineit.png")
+    finally:
+        K.quit_driver(d)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", default=str(ROOT / "docs" / "img"))
+    ap.add_argument("--only", nargs="*", default=["rummy", "line", "lineit"])
+    args = ap.parse_args(argv)
+    why = K.missing()
+    if why:
+        print("cannot make screenshots:", why)
+        return 1
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    with K.server() as base:
+        for name in args.only:
+            {"rummy": rummy, "line": line, "lineit": lineit}[name](base, out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
