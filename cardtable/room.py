@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime
 import json
 import secrets
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -314,7 +314,7 @@ class Room:
             "id": self.id, "env": self.env, "num_players": self.num_players, "options": self.options,
             "default_level": self.default_level, "host_token": self.host_token, "created": self.created,
             "status": self.status, "games_played": self.games_played,
-            "seats": [asdict(s) for s in self.seats],
+            "seats": [dict(vars(s)) for s in self.seats],  # flat: asdict's deep copy costs more
             "play": None if p is None else {
                 "index": p.index, "seed": p.seed, "start": p.start, "state": self.game.to_json(p.state),
                 "rng": p.rng.bit_generator.state, "started": p.started, "step": p.step,

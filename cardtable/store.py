@@ -12,10 +12,14 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+#: how often the WAL is folded into the database file
+CHECKPOINT_SECONDS = 1.0
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -54,6 +58,23 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")  # with WAL: a killed process loses nothing
         self.db.executescript(SCHEMA)
+        # Checkpoints (copying the WAL into the file, with an fsync) run on a thread of their
+        # own, not after a commit on the event loop, where a slow disk would stall every room.
+        self.db.execute("PRAGMA wal_autocheckpoint=0")
+        self._stop = threading.Event()
+        self._checkpointer = threading.Thread(target=self._checkpoint_loop, name="cardtable-checkpoint",
+                                              daemon=True)
+        self._checkpointer.start()
+
+    def _checkpoint_loop(self) -> None:
+        """Every :data:`CHECKPOINT_SECONDS`, fold the WAL into the database file (PASSIVE: it
+        never waits for, nor blocks, the writer)."""
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        try:
+            while not self._stop.wait(CHECKPOINT_SECONDS):
+                db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        finally:
+            db.close()
 
     def save_room(self, room_id: str, data: dict[str, Any], move: dict[str, Any] | None = None,
                   record: dict[str, Any] | None = None) -> None:
@@ -115,5 +136,8 @@ class Store:
             yield text
 
     def close(self) -> None:
-        """Close the file."""
+        """Stop the checkpoints, fold the WAL into the file and close it."""
+        self._stop.set()
+        self._checkpointer.join()
+        self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self.db.close()
