@@ -13,6 +13,11 @@ installed); every ``--eval-every`` steps the current policy plays ``--eval-games
 games against each ladder level through the tournament code, and ``learning_curve.png``
 plots those win rates.  Checkpoints are saved at each evaluation; ``--export`` writes the
 final policy as numpy arrays (it then plays without torch as the ``trained`` level).
+
+``--imitate LEVEL`` first clones a level.  Its move agreement is reported on held-out
+games (``--imitate-holdout``, whose best epoch is kept): agreement on the fitted
+decisions alone is in-sample and says little about play.  ``--dagger ROUNDS`` then lets
+the clone play, has the teacher label the positions the clone reaches, and refits.
 """
 
 from __future__ import annotations
@@ -133,12 +138,16 @@ def evaluate(env_name: str, players: int, policy_file: str, levels: list[str], g
     return out
 
 
+Data = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
 def teacher_data(env_name: str, players: int, teacher: str, games: int, seed: int,
-                 options: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                 options: dict[str, Any]) -> Data:
     """(observations, masks, teacher actions) from ``games`` games of the teacher level.
 
     Every seat is played by the teacher and every decision is recorded, so the data
-    covers all seats of the table.
+    covers all seats of the table.  Decisions are recorded game after game, so the last
+    rows of the arrays are the last games (:func:`split_held_out` relies on it).
     """
     from tqdm import tqdm
 
@@ -161,12 +170,99 @@ def teacher_data(env_name: str, players: int, teacher: str, games: int, seed: in
     return np.stack(obs), np.stack(masks), np.asarray(acts)
 
 
-def imitate(model: Any, data: tuple[np.ndarray, np.ndarray, np.ndarray], epochs: int, batch: int,
-            seed: int) -> float:
+def student_data(env_name: str, players: int, teacher: str, student: str | Path, games: int, seed: int,
+                 options: dict[str, Any]) -> tuple[Data, float]:
+    """The teacher's moves on the positions the student reaches (one DAgger round).
+
+    The exported policy ``student`` sits in seat ``g % players`` of game ``g`` against the
+    teacher level in the other seats and plays its own moves; at each of its decisions the
+    teacher is asked what it would play from the same View, and that is the label.  Returns
+    the data and the student's agreement with those labels (its on-policy agreement).
+    """
+    game = cardenvs.game_class(env_name)(players, **options)
+    rng = np.random.default_rng(seed)
+    judge = agents.make_agent(env_name, teacher, seed=seed - 1)
+    obs: list[np.ndarray] = []
+    masks: list[np.ndarray] = []
+    acts: list[int] = []
+    same = 0
+    for g in range(games):
+        me = g % players
+        seats = [agents.make_agent(env_name, teacher, seed=seed + g * players + i) for i in range(players)]
+        seats[me] = TrainedAgent(env_name, student, seed=seed + g)
+
+        def record(turn: Turn, me: int = me) -> None:
+            nonlocal same
+            if turn.seat != me:
+                return
+            label = judge.choose(game, turn.view, turn.legal)
+            same += label == turn.action
+            obs.append(game.encode(turn.view))
+            mask = np.zeros(game.num_actions, bool)
+            mask[turn.legal] = True
+            masks.append(mask)
+            acts.append(label)
+
+        play(game, game.new_state(rng), seats, rng, on_move=record)
+    n = len(acts)
+    return (np.stack(obs), np.stack(masks), np.asarray(acts)), same / max(n, 1)
+
+
+def split_held_out(data: Data, fraction: float) -> tuple[Data, Data | None]:
+    """``(fitted, held_out)``: the last ``fraction`` of the decisions held out.
+
+    The data is recorded game after game, so the held-out rows are whole games (but for
+    the one game at the boundary): positions the clone was not fitted on, unlike the
+    near-duplicates a random split of decisions would leave on both sides.
+    """
+    n = len(data[2])
+    k = int(round(n * fraction))
+    if fraction <= 0 or k == 0 or k >= n:
+        return data, None
+    cut = n - k
+    return (data[0][:cut], data[1][:cut], data[2][:cut]), (data[0][cut:], data[1][cut:], data[2][cut:])
+
+
+def agreement(model: Any, data: Data) -> float:
+    """Share of decisions where the masked policy's most probable move is the recorded one."""
+    import torch
+
+    obs, masks, acts = data
+    policy = model.policy
+    hits = 0
+    with torch.no_grad():
+        for start in range(0, len(acts), 4096):
+            o = torch.as_tensor(obs[start:start + 4096])
+            dist = policy.get_distribution(o, action_masks=masks[start:start + 4096])
+            hits += int((dist.distribution.probs.argmax(-1).numpy() == acts[start:start + 4096]).sum())
+    return hits / max(len(acts), 1)
+
+
+@dataclass
+class Imitation:
+    """What behaviour cloning reached.
+
+    ``fitted``: move agreement on the decisions it was fitted on (an in-sample number,
+    which a large network pushes towards 100% by memorising positions); ``held_out``:
+    agreement on held-out games (``None`` without them), the number that predicts play;
+    ``epoch``: the epoch whose parameters were kept (the best on the held-out games).
+    """
+
+    fitted: float
+    held_out: float | None
+    epoch: int
+
+
+def imitate(model: Any, data: Data, epochs: int, batch: int, seed: int,
+            held_out: Data | None = None) -> Imitation:
     """Behaviour cloning: maximise the masked policy's log-probability of the teacher's moves.
 
-    Returns the accuracy (argmax equals the teacher's move) on the data afterwards.
+    With ``held_out`` data, agreement on it is measured after every epoch and the
+    parameters of the best epoch are kept (early stopping); agreements are reported
+    after the fact on both sets.
     """
+    import copy
+
     import torch
     from tqdm import tqdm
 
@@ -175,7 +271,8 @@ def imitate(model: Any, data: tuple[np.ndarray, np.ndarray, np.ndarray], epochs:
     opt = torch.optim.Adam(policy.parameters(), lr=1e-3)
     rng = np.random.default_rng(seed)
     n = len(acts)
-    for _ in tqdm(range(epochs), desc="imitation epochs"):
+    best: tuple[float, int, dict[str, Any]] | None = None
+    for epoch in tqdm(range(1, epochs + 1), desc="imitation epochs"):
         order = rng.permutation(n)
         for start in range(0, n, batch):
             idx = order[start:start + batch]
@@ -186,13 +283,14 @@ def imitate(model: Any, data: tuple[np.ndarray, np.ndarray, np.ndarray], epochs:
             opt.zero_grad()
             loss.backward()
             opt.step()
-    with torch.no_grad():
-        hits = 0
-        for start in range(0, n, 4096):
-            o = torch.as_tensor(obs[start:start + 4096])
-            dist = policy.get_distribution(o, action_masks=masks[start:start + 4096])
-            hits += int((dist.distribution.probs.argmax(-1).numpy() == acts[start:start + 4096]).sum())
-    return hits / n
+        if held_out is not None:
+            score = agreement(model, held_out)
+            if best is None or score > best[0]:
+                best = (score, epoch, copy.deepcopy(policy.state_dict()))
+    if best is not None:
+        policy.load_state_dict(best[2])
+        return Imitation(agreement(model, data), best[0], best[1])
+    return Imitation(agreement(model, data), None, epochs)
 
 
 def plot_curve(csv_path: Path, png_path: Path, title: str) -> None:
@@ -265,6 +363,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--imitate-epochs", type=int, default=8)
     ap.add_argument("--imitate-cache", default=None, metavar="FILE.npz",
                     help="load the imitation data from this file, or generate it and save it there")
+    ap.add_argument("--imitate-holdout", type=float, default=0.1, metavar="FRACTION",
+                    help="share of the teacher's games held out: agreement is reported on them and "
+                         "the best epoch on them is kept (0: fit everything, report in-sample only)")
+    ap.add_argument("--dagger", type=int, default=0, metavar="ROUNDS",
+                    help="after cloning, rounds of DAgger: the clone plays --dagger-games games against "
+                         "the teacher, the teacher labels the clone's own positions, and the clone is "
+                         "fitted again on all the data")
+    ap.add_argument("--dagger-games", type=int, default=200)
     ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                     help="a game option, e.g. --option pack=four (values parsed as JSON)")
     return ap.parse_args(argv)
@@ -385,8 +491,7 @@ class Evaluator:
         self.last_step = n
 
 
-def imitation_data(args: argparse.Namespace,
-                   options: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def imitation_data(args: argparse.Namespace, options: dict[str, Any]) -> Data:
     """The teacher's decisions: read from ``--imitate-cache`` if it exists, else played (and cached)."""
     cache = Path(args.imitate_cache) if args.imitate_cache else None
     if cache is not None and cache.exists():
@@ -402,13 +507,44 @@ def imitation_data(args: argparse.Namespace,
 
 
 def imitation_phase(run: Run, options: dict[str, Any]) -> None:
-    """Behaviour cloning of the ``--imitate`` level before PPO (observations scaled as in training)."""
+    """Behaviour cloning of the ``--imitate`` level before PPO (observations scaled as in training).
+
+    Agreement is reported on held-out games (``--imitate-holdout``), not only on the
+    fitted decisions; ``--dagger`` rounds then add the teacher's labels of the clone's
+    own positions and report the clone's agreement there before each refit.
+    """
     args = run.args
-    data = imitation_data(args, options)
-    if run.scale is not None:
-        data = (data[0] * run.scale, data[1], data[2])
-    acc = imitate(run.model, data, args.imitate_epochs, args.batch_size, args.seed)
-    print(f"imitation of {args.imitate}: {len(data[2])} decisions, accuracy {acc:.1%}", flush=True)
+
+    def scaled(d: Data) -> Data:
+        return d if run.scale is None else (d[0] * run.scale, d[1], d[2])
+
+    fitted, held = split_held_out(scaled(imitation_data(args, options)), args.imitate_holdout)
+    result = imitate(run.model, fitted, args.imitate_epochs, args.batch_size, args.seed, held)
+    print(f"imitation of {args.imitate}: {_agreement_line(result, fitted, held)}", flush=True)
+    for r in range(1, args.dagger + 1):
+        path = run.out / "dagger.npz"
+        run.export(path)
+        new, on_policy = student_data(args.env, args.players, args.imitate, path, args.dagger_games,
+                                      args.seed * 1000 + 500 + r, options)
+        print(f"dagger round {r}: on its own {len(new[2])} positions the clone agreed with "
+              f"{args.imitate} on {on_policy:.1%}", flush=True)
+        new_fit, new_held = split_held_out(scaled(new), args.imitate_holdout)
+        fitted = _concat(fitted, new_fit)
+        held = new_held if held is None else (held if new_held is None else _concat(held, new_held))
+        result = imitate(run.model, fitted, args.imitate_epochs, args.batch_size, args.seed + r, held)
+        print(f"dagger round {r}: {_agreement_line(result, fitted, held)}", flush=True)
+
+
+def _concat(a: Data, b: Data) -> Data:
+    return np.concatenate([a[0], b[0]]), np.concatenate([a[1], b[1]]), np.concatenate([a[2], b[2]])
+
+
+def _agreement_line(result: Imitation, fitted: Data, held: Data | None) -> str:
+    line = f"{len(fitted[2])} decisions fitted, agreement {result.fitted:.1%} on them"
+    if held is not None and result.held_out is not None:
+        line += (f", {result.held_out:.1%} on {len(held[2])} held-out decisions "
+                 f"(kept epoch {result.epoch})")
+    return line
 
 
 def last_rollout_end(model: MaskablePPO, steps: int) -> int:
