@@ -1,8 +1,8 @@
 """One generic PettingZoo AEC environment for every :class:`~cardenvs.core.game.Game`.
 
-The environment only seats players, keeps PettingZoo's bookkeeping (rewards,
-terminations, infos, agent selection) and caches the observation and mask of the
-current state; every rule question goes to the game.  A game module defines::
+The environment only seats players and keeps PettingZoo's bookkeeping (rewards,
+terminations, infos, agent selection); every rule question, the observation and the
+mask go to the game.  A game module defines::
 
     class raw_env(CardGameEnv):
         game_class = LineGame
