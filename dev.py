@@ -2,7 +2,7 @@
 """Set up and run cardenvs' jobs with nothing but python3.
 
     python3 dev.py demo    # set up .venv, then agents play a rendered game of Line
-    python3 dev.py test    # set up .venv (extras dev,train,openspiel,rllib,web,browser), chromium; ruff, mypy, tests
+    python3 dev.py test    # set up .venv (test extras; Debian chromium); ruff, mypy, the suite
     python3 dev.py soak    # the slow soak tests (marked `slow`)
     python3 dev.py bench   # the speed benchmark table (--compare: against the peers)
     python3 dev.py serve   # the browser table: lobby at http://127.0.0.1:8000/ (--host, --port, --data)
