@@ -148,7 +148,8 @@ def run_job(job: Job) -> Any:
         advice = engine.advise_view(game, job.view, list(job.legal), top=COACH_TOP)
         return [
             {"id": int(a.action), "text": a.move, "label": label(job.env, int(a.action), job.view),
-             "reason": a.reason, "value": None if np.isnan(a.value) else round(float(a.value), 4)}
+             "reason": _without_move(a.reason, a.move),
+             "value": None if np.isnan(a.value) else round(float(a.value), 4)}
             for a in advice
         ]
     engine.seed(decision_seed(job.seed, job.step, job.seat))
@@ -160,6 +161,13 @@ def run_job(job: Job) -> Any:
 
 #: how much lower than the server's the worker processes' CPU priority is (Unix nice)
 WORKER_NICENESS = 10
+
+
+def _without_move(reason: str, move: str) -> str:
+    """The coach's reason without its leading ``"<move>: "`` (the table shows the move
+    itself above the reason)."""
+    prefix = f"{move}: "
+    return reason[len(prefix):] if reason.startswith(prefix) else reason
 
 
 def _init_worker() -> None:

@@ -602,9 +602,13 @@ function afterSelect() {
   renderActions();
 }
 
-function moveLabel(m) {
-  const text = m.label || m.text || String(m.id);
+/** Card notation in a sentence as suit symbols (7h -> 7♥); Line-it's numbers stay. */
+function prettyText(text) {
   return S.room && S.room.game === "lineit_v0" ? text : prettyMoveText(text);
+}
+
+function moveLabel(m) {
+  return prettyText(m.label || m.text || String(m.id));
 }
 
 function playMove(m) {
@@ -704,7 +708,7 @@ function renderCoach() {
           el("b", { class: "advice-move", text: moveLabel(a) }),
           val ? el("span", { class: "value", title: "the coach's value of this move", text: val }) : null,
           m ? el("button", { class: "btn small play-advice", type: "button", "data-move-id": a.id, text: "Play", disabled: S.pending, onclick: () => playMove(m) }) : null),
-        a.reason ? el("div", { class: "reason", text: a.reason }) : null));
+        a.reason ? el("div", { class: "reason", text: prettyText(a.reason) }) : null));
     });
   }
   panel.replaceChildren(el("div", { class: "coach-head" }, el("h3", { text: "Your coach" }), toggle), body);

@@ -142,6 +142,8 @@ def test_the_coach_advises_only_its_own_seat(played: Played) -> None:
         legal = {mv["id"] for mv in tables[a["step"]]["moves"]}
         assert a["advice"] and {x["id"] for x in a["advice"]} <= legal
         assert all(x["reason"] and x["text"] and x["label"] for x in a["advice"])
+        # the move is shown above its reason, which does not repeat it
+        assert not any(x["reason"].startswith(x["text"] + ":") for x in a["advice"])
 
 
 # ------------------------------------------------------------------- the leak test
