@@ -11,17 +11,13 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import socket
-import subprocess
-import sys
 import tempfile
 import time
-import urllib.request
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
+from .process import ServerProcess
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 CHROME_FLAGS = (
@@ -49,65 +45,20 @@ def missing() -> str | None:
     return None
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @contextlib.contextmanager
 def server(data_dir: str | None = None, timeout: float = 40.0) -> Iterator[str]:
     """The real card table server (``python -m cardtable``) on a free port, computer players
     without delay; yields its base URL and stops it afterwards."""
-    port = free_port()
     own_dir = data_dir is None
     data = tempfile.mkdtemp(prefix="ct-web-") if own_dir else data_dir
     assert data is not None
-    cmd = [sys.executable, "-m", "cardtable", "--host", "127.0.0.1", "--port", str(port), "--data", data,
-           *server_flags()]
-    env = dict(os.environ, PYTHONUNBUFFERED="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
-    log = open(Path(data) / "server.log", "w")  # noqa: SIM115
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
-    base = f"http://127.0.0.1:{port}"
+    srv = ServerProcess(data, bot_delay=0.0, workers=0, timeout=timeout)
     try:
-        deadline = time.monotonic() + timeout
-        while True:
-            if proc.poll() is not None:
-                tail = (Path(data) / "server.log").read_text()[-3000:]
-                raise RuntimeError(f"the server exited ({proc.returncode}): {tail}")
-            try:
-                with urllib.request.urlopen(base + "/api/games", timeout=2) as res:
-                    if res.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("the server did not answer /api/games in time")
-            time.sleep(0.2)
-        yield base
+        yield srv.url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
+        srv.stop()
         if own_dir:
             shutil.rmtree(data, ignore_errors=True)
-
-
-def server_flags() -> list[str]:
-    """The server's flags for a fast test run (computer players move at once), as far as its
-    command line offers them (read from ``--help``)."""
-    out = subprocess.run([sys.executable, "-m", "cardtable", "--help"], cwd=ROOT, capture_output=True,
-                         text=True, timeout=60).stdout
-    flags = []
-    if "--bot-delay" in out:
-        flags += ["--bot-delay", "0"]
-    if "--workers" in out:
-        flags += ["--workers", "0"]
-    return flags
 
 
 #: each driver's own profile folder (by ``id`` of the driver)

@@ -97,19 +97,25 @@ def rummy(base: str, out: Path) -> None:
         K.quit_driver(d)
 
 
+def coached_game(d: Any, base: str, env: str, moves: int) -> None:
+    """Create a 3-seat room of ``env`` against planners, switch the coach on, start, and
+    play up to ``moves`` of the coach's advised moves."""
+    K.create_room(d, base, env, 3, level="planner", name="Sam")
+    K.wait(lambda: K.you(d) == 0)
+    K.click(d, "#coach-toggle + .slider")
+    K.click(d, "#start")
+    for _ in range(moves):
+        settle(d)
+        if K.game_over(d):
+            break
+        coach_move(d)
+    settle(d)
+
+
 def line(base: str, out: Path) -> None:
     d = K.driver(WIDTH, 1000)
     try:
-        K.create_room(d, base, "line_v0", 3, level="planner", name="Sam")
-        K.wait(lambda: K.you(d) == 0)
-        K.click(d, "#coach-toggle + .slider")
-        K.click(d, "#start")
-        for _ in range(6):
-            settle(d)
-            if K.game_over(d):
-                break
-            coach_move(d)
-        settle(d)
+        coached_game(d, base, "line_v0", 6)
         shoot(d, out / "table_line.png")
     finally:
         K.quit_driver(d)
@@ -118,16 +124,7 @@ def line(base: str, out: Path) -> None:
 def lineit(base: str, out: Path) -> None:
     d = K.driver(WIDTH, 1000)
     try:
-        K.create_room(d, base, "lineit_v0", 3, level="planner", name="Sam")
-        K.wait(lambda: K.you(d) == 0)
-        K.click(d, "#coach-toggle + .slider")
-        K.click(d, "#start")
-        for _ in range(16):
-            settle(d)
-            if K.game_over(d):
-                break
-            coach_move(d)
-        settle(d)
+        coached_game(d, base, "lineit_v0", 16)
         while not K.game_over(d) and K.room_state(d)["table"]["view"]["phase"] != "pick":
             coach_move(d)
             settle(d)

@@ -5,7 +5,6 @@ legal moves."""
 from __future__ import annotations
 
 import json
-import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -20,12 +19,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from cardtable.app import create_app
 
-
-def free_port() -> int:
-    """A TCP port nobody listens on now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from .process import free_port
 
 
 class LiveServer:

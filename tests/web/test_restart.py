@@ -4,17 +4,12 @@ computer players carry on by themselves."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import time
 from pathlib import Path
-
-import httpx
 
 from cardtable.records import replayed_returns
 
-from .harness import HTTP, Client, create_room, free_port, live_server, play_randomly, run_threads
+from .harness import HTTP, Client, create_room, live_server, play_randomly, run_threads
+from .process import ServerProcess
 
 
 def test_restart_resumes_rooms_tokens_and_computer_turns(tmp_path: Path) -> None:
@@ -92,42 +87,8 @@ def test_restart_keeps_the_exact_position(tmp_path: Path) -> None:
         assert t2["view"] == t["view"] and t2["moves"] == t["moves"] and t2["log"] == t["log"]
 
 
-class _Process:
-    """``python -m cardtable`` in a process of its own, which the test can kill outright."""
-
-    def __init__(self, data: Path, bot_delay: float) -> None:
-        self.port = free_port()
-        root = Path(__file__).resolve().parents[2]
-        env = dict(os.environ, PYTHONPATH=str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "cardtable", "--port", str(self.port), "--data", str(data),
-             "--bot-delay", str(bot_delay), "--workers", "0", "--log-level", "warning"],
-            cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if HTTP.get(self.url + "/api/games", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert self.proc.poll() is None and time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.1)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
-
-    def kill(self) -> None:
-        self.proc.kill()  # SIGKILL: no shutdown, no last write
-        self.proc.wait(timeout=30)
-
-
 def test_a_killed_server_resumes_at_the_last_move_it_answered(tmp_path: Path) -> None:
-    server = _Process(tmp_path, bot_delay=0.0)  # computers in every seat, as fast as they go
+    server = ServerProcess(tmp_path, bot_delay=0.0)  # computers in every seat, as fast as they go
     try:
         info = create_room(server, "rummy432_v0", 3, level="random")
         host = Client(server, info["room"], host_token=info["host_token"])
@@ -140,7 +101,7 @@ def test_a_killed_server_resumes_at_the_last_move_it_answered(tmp_path: Path) ->
     last = max(seen)
     # every move was saved before anyone was told of it: the position after a restart is
     # at least the last one a client saw, and the moves up to it are the moves it saw
-    server = _Process(tmp_path, bot_delay=60.0)  # computers wait: the position stays put
+    server = ServerProcess(tmp_path, bot_delay=60.0)  # computers wait: the position stays put
     try:
         watcher = Client(server, info["room"])
         after = watcher.table()
