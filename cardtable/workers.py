@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import concurrent.futures.process
-import contextlib
 import multiprocessing
 import os
 import threading
@@ -159,10 +158,6 @@ def run_job(job: Job) -> Any:
     return action
 
 
-#: how much lower than the server's the worker processes' CPU priority is (Unix nice)
-WORKER_NICENESS = 10
-
-
 def _without_move(reason: str, move: str) -> str:
     """The coach's reason without its leading ``"<move>: "`` (the table shows the move
     itself above the reason)."""
@@ -171,12 +166,7 @@ def _without_move(reason: str, move: str) -> str:
 
 
 def _init_worker() -> None:
-    """Lower the process's CPU priority, so that searches never delay the event loop when
-    the cores are busy (people's moves are answered first), and import the rules and the
-    agents once per worker process."""
-    if hasattr(os, "nice"):
-        with contextlib.suppress(OSError):
-            os.nice(WORKER_NICENESS)
+    """Import the rules and the agents once per worker process."""
     import agents.ladder  # noqa: F401
     import cardenvs  # noqa: F401
 
