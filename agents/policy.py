@@ -53,6 +53,14 @@ class Knowledge(ABC):
         """
         return float(game.returns(state)[player])
 
+    def action_facts(self, game: Game[Any, Any], view: Any, legal: list[int]) -> np.ndarray:
+        """``[len(legal), k]`` facts about each legal action for learned scorers (:mod:`agents.scorer`).
+
+        Computed from ``view`` alone; by default none (``k == 0``).  A game adds what its
+        flat observation hides (does the card fit my line, how much room it leaves...).
+        """
+        return np.zeros((len(legal), 0), np.float32)
+
     def sample_state(self, game: Game[Any, Any], view: Any, rng: np.random.Generator) -> Any:
         """A full state consistent with ``view`` for search; by default ``game.sample_state``.
 

@@ -18,6 +18,7 @@ import numpy as np
 from cardenvs.core.game import Game
 
 from .base import Agent, Observation
+from .scorer import ScorerPolicy, action_features, dense, is_scorer_file
 
 POLICY_DIR = Path(__file__).resolve().parent / "policies"
 
@@ -98,7 +99,7 @@ class NumpyPolicy:
         act = _ACTIVATIONS[self.activation]
         last = len(self.weights) - 1
         for i, (w, b) in enumerate(zip(self.weights, self.biases)):
-            x = x @ w.T + b
+            x = dense(x, w, b)
             if i < last:
                 x = act(x)
         return x
@@ -143,11 +144,21 @@ class TrainedAgent(Agent):
         p = Path(path) if path is not None else policy_path(env_name)
         if not p.exists():
             raise ValueError(f"no trained policy for {env_name} at {p}")
-        self.policy = NumpyPolicy.load(p)
+        self.scorer: ScorerPolicy | None = None
+        self.policy: NumpyPolicy | None = None
+        if is_scorer_file(p):
+            from .ladder import knowledge
+
+            self.scorer = ScorerPolicy.load(p)
+            self._knowledge = knowledge(env_name)
+        else:
+            self.policy = NumpyPolicy.load(p)
         self.sample = sample
 
     def act(self, observation: Observation) -> int:
         """The policy's move from the observation dict ``env.last()`` gives."""
+        if self.scorer is not None:  # its per-action facts come from the decoded View
+            return super().act(observation)
         mask = np.asarray(observation["action_mask"], bool)
         if not mask.any():
             raise ValueError("the action mask has no legal action: this player is not to move")
@@ -155,12 +166,23 @@ class TrainedAgent(Agent):
 
     def choose(self, game: Game[Any, Any], view: Any, legal: list[int]) -> int:
         """The policy's move from the View, encoded as the environment would."""
+        if self.scorer is not None:
+            feats = action_features(self._knowledge, game, view, legal)
+            z = self.scorer.legal_logits(game.encode(view), legal, feats)
+            z = z - z.max()
+            probs = np.exp(z)
+            probs /= probs.sum()
+            return legal[self._pick_index(probs)]
         mask = np.zeros(game.num_actions, bool)
         mask[legal] = True
         return self._pick(game.encode(view), mask)
 
     def _pick(self, obs: np.ndarray, mask: np.ndarray) -> int:
-        probs = self.policy.probabilities(obs, mask)
+        assert self.policy is not None
+        return self._pick_index(self.policy.probabilities(obs, mask))
+
+    def _pick_index(self, probs: np.ndarray) -> int:
+        """An index drawn from ``probs`` (``sample``) or the most probable, ties at random."""
         if self.sample:
             return int(self.rng.choice(probs.size, p=probs))
         best = np.flatnonzero(probs >= probs.max() - 1e-12)

@@ -492,6 +492,13 @@ def _dir_word(d: int) -> str:
     return "ascending" if d > 0 else "descending"
 
 
+def _room_left(ln: LineStats) -> int:
+    """Values still beyond a line's end in its direction (99 while it has no direction)."""
+    if ln.num < 2:
+        return NUM_NUMBERS - 1
+    return (NUM_NUMBERS - ln.last) if ln.dir > 0 else (ln.last - 1)
+
+
 class LineItKnowledge(Knowledge):
     """Line-it heuristics (greedy, planner), reasons and rollout evaluation."""
 
@@ -504,6 +511,49 @@ class LineItKnowledge(Knowledge):
         if level <= 1:
             return np.asarray(_greedy_values(tab, legal), float)
         return np.asarray(_Planner(tab, tab.me).values(legal), float)
+
+    def action_facts(self, game: Game[Any, Any], view: LineItView, legal: list[int]) -> np.ndarray:
+        """``[len(legal), 18]`` facts per legal action from the View (for learned scorers).
+
+        Kind of action (line, hand, new, play, score, pass: one-hot), a Bet's value, does
+        the card fit my line now, the gap it leaves to my line's last card over the room
+        in that direction, the room left beyond it, does it set the line's direction, its
+        colour's jackpot size, would it be the third card of its colour, my count of that
+        colour; and of the position: my hand size, line length, room left, Bet cards owed.
+        """
+        me = view.seat
+        ln = LineStats.of(view.lines[me])
+        room_now = _room_left(ln)
+        owed = max(bet_value(ln.bet) - ln.after, 0) / 5 if ln.bet else 0.0
+        out = np.zeros((len(legal), 18), np.float32)
+        out[:, 14:18] = len(view.hands[me]) / 2, ln.num / 10, room_now / 99, owed
+        for i, a in enumerate(legal):
+            kind, c = ACTIONS[a]
+            f = out[i]
+            f[kind] = 1.0  # 0..5: line, hand, new, play, score, pass
+            if kind in (K_SCORE, K_PASS):
+                continue
+            fits = ln.fits(c)
+            f[7] = float(fits)
+            if is_bet(c):
+                f[6] = bet_value(c) / 5
+                continue
+            if ln.num == 0:
+                f[9] = max(NUM_NUMBERS - c, c - 1) / 99
+            else:
+                up = c > ln.last if ln.num == 1 else ln.dir > 0
+                room = (NUM_NUMBERS - ln.last) if up else (ln.last - 1)
+                if fits:
+                    f[8] = (abs(c - ln.last) - 1) / max(room, 1)
+                    f[9] = ((NUM_NUMBERS - c) if up else (c - 1)) / 99
+                else:
+                    f[8] = 1.0
+                f[10] = float(ln.num == 1)
+            k = colour_of(c)
+            f[11] = len(view.jackpots[k]) / 10
+            f[12] = float(ln.col[k] == 2 and fits)
+            f[13] = ln.col[k] / 3
+        return out
 
     def rollout_action(self, game: Game[Any, Any], state: State, rng: np.random.Generator) -> int:
         """Greedy move of the player to move, read straight off the (sampled) state.

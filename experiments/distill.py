@@ -1,0 +1,445 @@
+#!/usr/bin/env python3
+"""Distil a search teacher into a per-action scorer policy: cloning, then DAgger rounds.
+
+    python experiments/distill.py --env lineit_v0 --teacher expert --games 300 \\
+        --dagger 2 --dagger-games 300 --workers 2 --export runs/distill/lineit_v0.npz
+
+Round 0 lets ``--student`` (a ladder level, ``planner`` by default) play one seat
+against ``--opponents``, and the teacher labels every decision of that seat with more
+than one legal move (the teacher sits at no table: it is asked from the same View, so
+it sees exactly what the seat sees).  Each DAgger round then lets the current policy
+play that seat instead, the teacher labels the positions *it* reaches, and the policy
+is fitted again on all the labels so far (warm start; the last ``--holdout`` share of
+each round's games is held out, and the epoch with the best held-out agreement is
+kept).  Labelling runs in ``--workers`` processes.
+
+The policy is :class:`agents.scorer.ScorerPolicy`: a flat MLP over the observation plus
+one MLP shared by every legal action over that action's facts (the game's heuristic
+scores at both depths, as differences from the best move, and the game's own facts),
+trained in torch and exported as numpy arrays; it plays without torch as
+``policy:FILE.npz`` or, shipped as ``agents/policies/<env>.npz``, as the ``trained`` level.
+
+At the end the policy plays ``--eval-games`` games against each ``--eval-levels`` level
+(seats alternating on the same deals, 95% Wilson intervals), and everything (commands,
+agreements, wall times, scores) goes to ``<out>/summary.json``.
+"""
+
+from __future__ import annotations
+
+import os
+
+# one BLAS thread: the policy's small matrix products ran 2-100x slower with two threads
+# on two busy cores (set before numpy loads; worker processes inherit it)
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import math  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from collections.abc import Iterator  # noqa: E402
+from concurrent.futures import ProcessPoolExecutor  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import agents  # noqa: E402
+import cardenvs  # noqa: E402
+from agents.scorer import ScorerPolicy, action_features  # noqa: E402
+from cardenvs.core.loop import Turn, play  # noqa: E402
+
+
+# ----------------------------------------------------------------------------- data
+@dataclass
+class Labels:
+    """Labelled decisions, ragged: decision ``i``'s legal moves are rows ``start[i]:start[i+1]``."""
+
+    obs: np.ndarray  # [N, O] float16 (the observations are small integers)
+    legal: np.ndarray  # [M] action ids of every decision's legal moves, concatenated
+    feats: np.ndarray  # [M, F] their facts
+    start: np.ndarray  # [N + 1] offsets into legal / feats
+    label: np.ndarray  # [N] index of the teacher's move within the decision's legal moves
+    game: np.ndarray  # [N] game number (for held-out splits)
+    agree: int = 0  # decisions where the seated player already played the teacher's move
+
+    def __len__(self) -> int:
+        return len(self.label)
+
+    @staticmethod
+    def concat(parts: list[Labels]) -> Labels:
+        """The decisions of ``parts`` in order (game numbers kept as they are)."""
+        starts, offset = [np.zeros(1, np.int64)], 0
+        for p in parts:
+            starts.append(p.start[1:] + offset)
+            offset += int(p.start[-1])
+        return Labels(np.concatenate([p.obs for p in parts]), np.concatenate([p.legal for p in parts]),
+                      np.concatenate([p.feats for p in parts]), np.concatenate(starts),
+                      np.concatenate([p.label for p in parts]), np.concatenate([p.game for p in parts]),
+                      sum(p.agree for p in parts))
+
+    def subset(self, rows: np.ndarray) -> Labels:
+        """The decisions ``rows`` (sorted indices)."""
+        lo, hi = self.start[rows], self.start[rows + 1]
+        idx = np.concatenate([np.arange(a, b) for a, b in zip(lo, hi)]) if len(rows) else np.zeros(0, int)
+        start = np.concatenate([[0], np.cumsum(hi - lo)])
+        return Labels(self.obs[rows], self.legal[idx], self.feats[idx], start, self.label[rows],
+                      self.game[rows])
+
+
+@dataclass(frozen=True)
+class Job:
+    """Games ``first .. first + count - 1`` of one labelling round."""
+
+    env: str
+    players: int
+    student: str  # a ladder level or policy:FILE.npz
+    opponents: tuple[str, ...]
+    teacher: str
+    first: int
+    count: int
+    seed: int
+
+
+def label_games(job: Job) -> Labels:
+    """Play the job's games and have the teacher label the student seat's decisions.
+
+    Game ``g`` seats the student at ``g % players``, opponents drawn in turn from
+    ``job.opponents``; the deal and every agent are seeded from ``job.seed`` and ``g``.
+    A fresh teacher per game, asked at every decision of the student's seat in order, so
+    a teacher that remembers what it saw (Rummy's planner) sees what that seat saw.
+    """
+    game = cardenvs.game_class(job.env)(job.players)
+    know = agents.knowledge(job.env)
+    obs: list[np.ndarray] = []
+    legal_all: list[np.ndarray] = []
+    feats: list[np.ndarray] = []
+    labels: list[int] = []
+    games: list[int] = []
+    agree = 0
+    for g in range(job.first, job.first + job.count):
+        me = g % job.players
+        base = job.seed * 1_000_003 + g * 101
+        rng = np.random.default_rng(base)
+        seats = []
+        for i in range(job.players):
+            level = job.student if i == me else job.opponents[(g + i) % len(job.opponents)]
+            seats.append(agents.make_agent(job.env, level, seed=base + i + 1))
+        teacher = agents.make_agent(job.env, job.teacher, seed=base + 99)
+
+        def record(turn: Turn, me: int = me, g: int = g, teacher: agents.Agent = teacher) -> None:
+            nonlocal agree
+            if turn.seat != me or len(turn.legal) < 2:
+                return
+            choice = teacher.choose(game, turn.view, turn.legal)
+            agree += choice == turn.action
+            obs.append(game.encode(turn.view).astype(np.float16))
+            legal_all.append(np.asarray(turn.legal, np.int32))
+            feats.append(action_features(know, game, turn.view, turn.legal))
+            labels.append(turn.legal.index(choice))
+            games.append(g)
+
+        play(game, game.new_state(rng), seats, rng, on_move=record)
+    sizes = np.array([len(x) for x in legal_all], np.int64)
+    return Labels(np.stack(obs), np.concatenate(legal_all), np.concatenate(feats),
+                  np.concatenate([[0], np.cumsum(sizes)]), np.asarray(labels, np.int64),
+                  np.asarray(games, np.int64), agree)
+
+
+def collect(env: str, players: int, student: str, opponents: list[str], teacher: str, games: int,
+            first: int, seed: int, workers: int, desc: str) -> Labels:
+    """Label ``games`` games in ``workers`` processes (chunks of a few games), with a progress bar."""
+    from tqdm import tqdm
+
+    chunk = max(1, min(10, games // max(1, 4 * workers)))
+    jobs = [Job(env, players, student, tuple(opponents), teacher, first + a, min(chunk, games - a), seed)
+            for a in range(0, games, chunk)]
+    bar = tqdm(total=games, desc=desc, unit="game")
+    parts: list[Labels] = []
+    if workers <= 1:
+        for job in jobs:
+            parts.append(label_games(job))
+            bar.update(job.count)
+    else:
+        with ProcessPoolExecutor(workers) as pool:
+            for job, part in zip(jobs, pool.map(label_games, jobs)):
+                parts.append(part)
+                bar.update(job.count)
+    bar.close()
+    return Labels.concat(parts)
+
+
+# ----------------------------------------------------------------------------- model
+def build_model(obs_size: int, num_actions: int, num_features: int, trunk: list[int],
+                head: list[int], scale: np.ndarray) -> Any:
+    """The torch twin of :class:`ScorerPolicy` (same layers, same arithmetic)."""
+    import torch
+
+    class Scorer(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.register_buffer("scale", torch.as_tensor(scale, dtype=torch.float32))
+            layers: list[torch.nn.Module] = []
+            size = obs_size
+            for h in trunk:
+                layers += [torch.nn.Linear(size, h), torch.nn.ReLU()]
+                size = h
+            self.trunk = torch.nn.Sequential(*layers, torch.nn.Linear(size, num_actions)) if trunk else None
+            layers, size = [], num_features
+            for h in head:
+                layers += [torch.nn.Linear(size, h), torch.nn.ReLU()]
+                size = h
+            self.head = torch.nn.Sequential(*layers, torch.nn.Linear(size, 1))
+
+        def forward(self, obs: torch.Tensor, ids: torch.Tensor, feats: torch.Tensor) -> torch.Tensor:
+            """Logits ``[B, L]`` of each decision's legal moves (padding ``ids == -1`` at -1e9)."""
+            z = self.head(feats).squeeze(-1)
+            if self.trunk is not None:
+                flat = self.trunk(obs * self.scale)
+                z = z + flat.gather(1, ids.clamp(min=0))
+            return z.masked_fill(ids < 0, -1e9)
+
+    return Scorer()
+
+
+def export(model: Any, meta: dict[str, Any]) -> ScorerPolicy:
+    """The numpy :class:`ScorerPolicy` of a torch scorer."""
+    import torch
+
+    def linears(seq: Any) -> list[Any]:
+        return [m for m in seq if isinstance(m, torch.nn.Linear)] if seq is not None else []
+
+    t, h = linears(model.trunk), linears(model.head)
+    arr = [lambda ms, a=a: [getattr(m, a).detach().cpu().numpy() for m in ms] for a in ("weight", "bias")]
+    return ScorerPolicy(arr[0](t), arr[1](t), arr[0](h), arr[1](h),
+                        model.scale.cpu().numpy() if t else None, meta)
+
+
+def batches(data: Labels, rows: np.ndarray, size: int) -> Iterator[tuple[Any, Any, Any, Any]]:
+    """Padded torch batches ``(obs, ids, feats, label)`` of the decisions ``rows``."""
+    import torch
+
+    for i in range(0, len(rows), size):
+        r = rows[i:i + size]
+        lo, hi = data.start[r], data.start[r + 1]
+        width = int((hi - lo).max())
+        ids = np.full((len(r), width), -1, np.int64)
+        fs = np.zeros((len(r), width, data.feats.shape[1]), np.float32)
+        for j, (a, b) in enumerate(zip(lo, hi)):
+            ids[j, :b - a] = data.legal[a:b]
+            fs[j, :b - a] = data.feats[a:b]
+        yield (torch.as_tensor(data.obs[r].astype(np.float32)), torch.as_tensor(ids), torch.as_tensor(fs),
+               torch.as_tensor(data.label[r]))
+
+
+def agreement(model: Any, data: Labels, rows: np.ndarray) -> float:
+    """Share of decisions ``rows`` whose highest logit is the teacher's move."""
+    import torch
+
+    if len(rows) == 0:
+        return float("nan")
+    hits = 0
+    model.eval()
+    with torch.no_grad():
+        for obs, ids, fs, lab in batches(data, rows, 2048):
+            hits += int((model(obs, ids, fs).argmax(1) == lab).sum())
+    return hits / len(rows)
+
+
+@dataclass
+class Fit:
+    """One fit: agreement on fitted and held-out decisions, and the epoch kept."""
+
+    fitted: float
+    held_out: float
+    epoch: int
+    seconds: float
+    curve: list[float] = field(default_factory=list)
+
+
+def fit(model: Any, data: Labels, held: np.ndarray, epochs: int, batch: int, lr: float, seed: int) -> Fit:
+    """Cross-entropy on the teacher's moves; the best held-out epoch's weights are kept."""
+    import copy
+
+    import torch
+    from tqdm import tqdm
+
+    start = time.time()
+    train_rows = np.setdiff1d(np.arange(len(data)), held)
+    opt = torch.optim.Adam(model.parameters(), lr=lr)
+    rng = np.random.default_rng(seed)
+    best: tuple[float, int, dict[str, Any]] | None = None
+    curve = []
+    for epoch in tqdm(range(1, epochs + 1), desc="epochs", unit="epoch"):
+        model.train()
+        for obs, ids, fs, lab in batches(data, rng.permutation(train_rows), batch):
+            loss = torch.nn.functional.cross_entropy(model(obs, ids, fs), lab)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        score = agreement(model, data, held) if len(held) else 0.0
+        curve.append(score)
+        if best is None or score > best[0]:
+            best = (score, epoch, copy.deepcopy(model.state_dict()))
+    assert best is not None
+    model.load_state_dict(best[2])
+    return Fit(agreement(model, data, train_rows), best[0], best[1], time.time() - start, curve)
+
+
+def held_rows(data: Labels, holdout: float) -> np.ndarray:
+    """The decisions of the last ``holdout`` share of each round's games (whole games)."""
+    rows: list[np.ndarray] = []
+    bounds = np.flatnonzero(np.diff(data.game) < 0) + 1  # a new round restarts game numbers
+    for seg in np.split(np.arange(len(data)), bounds):
+        if not len(seg) or holdout <= 0:
+            continue
+        g = data.game[seg]
+        lo = g.min() + (1 - holdout) * (g.max() - g.min() + 1)
+        rows.append(seg[g >= lo])
+    return np.concatenate(rows) if rows else np.zeros(0, np.int64)
+
+
+# ----------------------------------------------------------------------------- evaluation
+def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson interval of a share ``p`` over ``n`` games."""
+    if n == 0:
+        return 0.0, 1.0
+    d = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return mid - half, mid + half
+
+
+def evaluate(env: str, players: int, policy: str, level: str, games: int, workers: int,
+             seed: int = 0) -> dict[str, Any]:
+    """The policy's share of points against ``level`` (a draw split), seats alternating on the same deals."""
+    from agents.tournament import run_matches, schedule
+
+    me = f"policy:{policy}"
+    matches = schedule(env, [me, level], players, games, seed)
+    results = run_matches(matches, workers=workers, progress=True)
+    total = 0.0
+    for res in results:
+        best = max(res.rewards)
+        winners = [i for i, r in enumerate(res.rewards) if r == best]
+        seat = res.match.seats.index(me)
+        total += 1 / len(winners) if seat in winners else 0.0
+    share = total / len(results)
+    lo, hi = wilson(share, len(results))
+    return {"games": len(results), "share": round(share, 4), "low": round(lo, 4), "high": round(hi, 4)}
+
+
+# ----------------------------------------------------------------------------- main
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line."""
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--env", default="lineit_v0", choices=list(cardenvs.ENVS))
+    ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--teacher", default="expert", help="the level whose moves are the labels")
+    ap.add_argument("--student", default="planner", help="who plays the labelled seat in round 0")
+    ap.add_argument("--opponents", nargs="+", default=["planner"], help="levels in the other seats")
+    ap.add_argument("--games", type=int, default=200, help="games of round 0")
+    ap.add_argument("--dagger", type=int, default=2, help="DAgger rounds after round 0")
+    ap.add_argument("--dagger-games", type=int, default=200)
+    ap.add_argument("--trunk", default="256,256", help="hidden sizes of the flat MLP ('' for none)")
+    ap.add_argument("--head", default="64,64", help="hidden sizes of the shared per-action MLP")
+    ap.add_argument("--epochs", type=int, default=10)
+    ap.add_argument("--batch", type=int, default=256)
+    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--holdout", type=float, default=0.1)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--workers", type=int, default=1, help="processes for labelling and evaluation")
+    ap.add_argument("--data", default=None, help="reuse/extend labels saved here (.npz) by an earlier run")
+    ap.add_argument("--eval-levels", nargs="*", default=["greedy", "planner"])
+    ap.add_argument("--eval-games", type=int, default=200)
+    ap.add_argument("--out", default=None, help="run folder (default runs/distill/<env>_s<seed>)")
+    ap.add_argument("--export", default=None, help="also copy the final policy here")
+    return ap.parse_args(argv)
+
+
+def _save_labels(path: Path, data: Labels) -> None:
+    np.savez_compressed(path, obs=data.obs, legal=data.legal, feats=data.feats, start=data.start,
+                        label=data.label, game=data.game)
+
+
+def _load_labels(path: Path) -> Labels:
+    with np.load(path) as z:
+        return Labels(z["obs"], z["legal"], z["feats"], z["start"], z["label"], z["game"])
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    """Label, fit, run the DAgger rounds, export and evaluate, as the command line says."""
+    args = parse_args(argv)
+    import torch
+
+    torch.set_num_threads(1)
+    torch.manual_seed(args.seed)
+    began = time.time()
+    out = Path(args.out or f"runs/distill/{args.env}_s{args.seed}")
+    out.mkdir(parents=True, exist_ok=True)
+    game = cardenvs.game_class(args.env)(args.players)
+    summary: dict[str, Any] = {"command": "python " + " ".join(sys.argv), "env": args.env,
+                               "players": args.players, "teacher": args.teacher, "rounds": []}
+    policy_file = out / "policy.npz"
+    meta = {"env": args.env, "players": args.players, "teacher": args.teacher,
+            "command": summary["command"]}
+
+    data_file = Path(args.data) if args.data else out / "labels.npz"
+    if args.data and data_file.exists():
+        data = _load_labels(data_file)
+        print(f"{len(data)} labelled decisions from {data_file}", flush=True)
+    else:
+        t = time.time()
+        data = collect(args.env, args.players, args.student, args.opponents, args.teacher, args.games,
+                       0, args.seed, args.workers, f"round 0: {args.teacher} labels {args.student}")
+        summary["rounds"].append({"round": 0, "games": args.games, "decisions": len(data),
+                                  "seated_agreement": round(data.agree / max(len(data), 1), 4),
+                                  "label_seconds": round(time.time() - t)})
+        _save_labels(data_file, data)
+    scale = 1.0 / np.maximum(np.abs(data.obs.astype(np.float32)).max(0), 1.0)
+    model = build_model(data.obs.shape[1], game.num_actions, data.feats.shape[1],
+                        [int(x) for x in args.trunk.split(",") if x],
+                        [int(x) for x in args.head.split(",") if x], scale)
+    for r in range(args.dagger + 1):
+        if r > 0:
+            t = time.time()
+            new = collect(args.env, args.players, f"policy:{policy_file}", args.opponents, args.teacher,
+                          args.dagger_games, 0, args.seed * 100 + r, args.workers,
+                          f"round {r}: {args.teacher} labels the policy")
+            data = Labels.concat([data, new])
+            _save_labels(data_file, data)
+            summary["rounds"].append({"round": r, "games": args.dagger_games, "decisions": len(new),
+                                      "seated_agreement": round(new.agree / max(len(new), 1), 4),
+                                      "label_seconds": round(time.time() - t)})
+            print(f"round {r}: the policy played the teacher's move in {new.agree / len(new):.1%} "
+                  f"of {len(new)} decisions", flush=True)
+        held = held_rows(data, args.holdout)
+        result = fit(model, data, held, args.epochs, args.batch, args.lr, args.seed + r)
+        summary["rounds"][-1].update(fitted=round(result.fitted, 4), held_out=round(result.held_out, 4),
+                                     epoch=result.epoch, fit_seconds=round(result.seconds),
+                                     decisions_total=len(data))
+        print(f"fit after round {r}: agreement {result.fitted:.1%} fitted, {result.held_out:.1%} on "
+              f"{len(held)} held-out decisions (epoch {result.epoch})", flush=True)
+        export(model, {**meta, "rounds": r}).save(policy_file)
+    summary["train_seconds"] = round(time.time() - began)
+    summary["eval"] = {}
+    for level in args.eval_levels:
+        summary["eval"][level] = res = evaluate(args.env, args.players, str(policy_file), level,
+                                                args.eval_games, args.workers)
+        print(f"vs {level}: {res['share']:.1%} [{res['low']:.1%}, {res['high']:.1%}] over {res['games']}",
+              flush=True)
+    summary["seconds"] = round(time.time() - began)
+    (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
+    if args.export:
+        Path(args.export).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.export).write_bytes(policy_file.read_bytes())
+        print(f"policy written to {args.export}")
+    print(f"done in {summary['seconds']} s; summary in {out / 'summary.json'}")
+    return summary
+
+
+if __name__ == "__main__":
+    main()
