@@ -52,6 +52,18 @@ def trained_rank(env_name: str) -> str | None:
     return "random"
 
 
+def set_trained_rank(path: str | Path, after: str) -> None:
+    """Record in a policy file (either kind) the ladder level it ranks just above.
+
+    Set from measured tournament results when a policy is shipped; :func:`trained_rank`
+    reads it back and :func:`agents.levels` places ``"trained"`` there.
+    """
+    with np.load(path, allow_pickle=False) as data:
+        arrays = {key: data[key] for key in data.files}
+    arrays["meta_ladder_after"] = np.array(after)
+    np.savez_compressed(path, **arrays)
+
+
 class NumpyPolicy:
     """A masked MLP policy held as numpy arrays."""
 

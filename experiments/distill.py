@@ -310,7 +310,7 @@ def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
     d = 1 + z * z / n
     mid = (p + z * z / (2 * n)) / d
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return mid - half, mid + half
+    return max(0.0, mid - half), min(1.0, mid + half)
 
 
 def evaluate(env: str, players: int, policy: str, level: str, games: int, workers: int,
@@ -357,6 +357,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--eval-games", type=int, default=200)
     ap.add_argument("--out", default=None, help="run folder (default runs/distill/<env>_s<seed>)")
     ap.add_argument("--export", default=None, help="also copy the final policy here")
+    ap.add_argument("--ladder-after", default=None, metavar="LEVEL",
+                    help="record in the exported file the ladder level it ranks just above "
+                         "(measured), where agents.levels() then lists it as 'trained'")
     return ap.parse_args(argv)
 
 
@@ -434,8 +437,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     summary["seconds"] = round(time.time() - began)
     (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     if args.export:
-        Path(args.export).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.export).write_bytes(policy_file.read_bytes())
+        final = ScorerPolicy.load(policy_file)
+        if args.ladder_after:
+            final.meta["ladder_after"] = args.ladder_after
+        final.save(args.export)
         print(f"policy written to {args.export}")
     print(f"done in {summary['seconds']} s; summary in {out / 'summary.json'}")
     return summary
