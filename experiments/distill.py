@@ -64,6 +64,7 @@ class Labels:
     start: np.ndarray  # [N + 1] offsets into legal / feats
     label: np.ndarray  # [N] index of the teacher's move within the decision's legal moves
     game: np.ndarray  # [N] game number (for held-out splits)
+    value: np.ndarray  # [M] the teacher's value of each legal move (NaN: not searched)
     agree: int = 0  # decisions where the seated player already played the teacher's move
 
     def __len__(self) -> int:
@@ -79,7 +80,7 @@ class Labels:
         return Labels(np.concatenate([p.obs for p in parts]), np.concatenate([p.legal for p in parts]),
                       np.concatenate([p.feats for p in parts]), np.concatenate(starts),
                       np.concatenate([p.label for p in parts]), np.concatenate([p.game for p in parts]),
-                      sum(p.agree for p in parts))
+                      np.concatenate([p.value for p in parts]), sum(p.agree for p in parts))
 
     def subset(self, rows: np.ndarray) -> Labels:
         """The decisions ``rows`` (sorted indices)."""
@@ -87,7 +88,7 @@ class Labels:
         idx = np.concatenate([np.arange(a, b) for a, b in zip(lo, hi)]) if len(rows) else np.zeros(0, int)
         start = np.concatenate([[0], np.cumsum(hi - lo)])
         return Labels(self.obs[rows], self.legal[idx], self.feats[idx], start, self.label[rows],
-                      self.game[rows])
+                      self.game[rows], self.value[idx])
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,7 @@ def label_games(job: Job) -> Labels:
     legal_all: list[np.ndarray] = []
     feats: list[np.ndarray] = []
     labels: list[int] = []
+    values: list[np.ndarray] = []
     games: list[int] = []
     agree = 0
     for g in range(job.first, job.first + job.count):
@@ -134,7 +136,8 @@ def label_games(job: Job) -> Labels:
             nonlocal agree
             if turn.seat != me or len(turn.legal) < 2:
                 return
-            choice = teacher.choose(game, turn.view, turn.legal)
+            choice, value = teach(teacher, know, game, turn.view, turn.legal)
+            values.append(value)
             agree += choice == turn.action
             obs.append(game.encode(turn.view).astype(np.float16))
             legal_all.append(np.asarray(turn.legal, np.int32))
@@ -146,7 +149,27 @@ def label_games(job: Job) -> Labels:
     sizes = np.array([len(x) for x in legal_all], np.int64)
     return Labels(np.stack(obs), np.concatenate(legal_all), np.concatenate(feats),
                   np.concatenate([[0], np.cumsum(sizes)]), np.asarray(labels, np.int64),
-                  np.asarray(games, np.int64), agree)
+                  np.asarray(games, np.int64), np.concatenate(values), agree)
+
+
+def teach(teacher: agents.Agent, know: Any, game: Any, view: Any, legal: list[int]) -> tuple[int, np.ndarray]:
+    """The teacher's move and, for a search teacher, its value of each legal move.
+
+    A :class:`agents.policy.SearchAgent` plays the argmax of its ``values``; those are
+    mean outcomes of the moves it searched (NaN for the others, and for every move of a
+    decision it leaves to the planning heuristic, whose scores are on another scale).
+    Any other teacher gives its choice and NaN values.
+    """
+    from agents.policy import SearchAgent
+
+    if not isinstance(teacher, SearchAgent):
+        return teacher.choose(game, view, legal), np.full(len(legal), np.nan, np.float32)
+    v = np.asarray(teacher.values(game, view, legal), np.float64)
+    choice = legal[int(np.argmax(v))]
+    prior = np.asarray(know.scores(game, view, legal, 2), np.float64)
+    if np.array_equal(v, prior):  # not searched: the heuristic's scores
+        return choice, np.full(len(legal), np.nan, np.float32)
+    return choice, np.where(np.isfinite(v), v, np.nan).astype(np.float32)
 
 
 def collect(env: str, players: int, student: str, opponents: list[str], teacher: str, games: int,
@@ -218,8 +241,27 @@ def export(model: Any, meta: dict[str, Any]) -> ScorerPolicy:
                         model.scale.cpu().numpy() if t else None, meta)
 
 
-def batches(data: Labels, rows: np.ndarray, size: int) -> Iterator[tuple[Any, Any, Any, Any]]:
-    """Padded torch batches ``(obs, ids, feats, label)`` of the decisions ``rows``."""
+def targets(values: np.ndarray, label: int, tau: float) -> np.ndarray:
+    """What a decision's moves should get: the teacher's move (one-hot) or, with ``tau > 0``
+    and searched values, ``softmax(value / tau)`` over the searched moves.
+
+    Soft targets say how much worse each alternative is: near-ties (where a search's
+    choice is partly noise) cost the policy little, clear blunders a lot.
+    """
+    out = np.zeros(len(values), np.float32)
+    ok = np.isfinite(values)
+    if tau <= 0 or ok.sum() < 2:
+        out[label] = 1.0
+        return out
+    z = (values[ok] - values[ok].max()) / tau
+    e = np.exp(z)
+    out[ok] = e / e.sum()
+    return out
+
+
+def batches(data: Labels, rows: np.ndarray, size: int,
+            tau: float = 0.0) -> Iterator[tuple[Any, Any, Any, Any, Any]]:
+    """Padded torch batches ``(obs, ids, feats, label, target)`` of the decisions ``rows``."""
     import torch
 
     for i in range(0, len(rows), size):
@@ -228,11 +270,13 @@ def batches(data: Labels, rows: np.ndarray, size: int) -> Iterator[tuple[Any, An
         width = int((hi - lo).max())
         ids = np.full((len(r), width), -1, np.int64)
         fs = np.zeros((len(r), width, data.feats.shape[1]), np.float32)
+        tg = np.zeros((len(r), width), np.float32)
         for j, (a, b) in enumerate(zip(lo, hi)):
             ids[j, :b - a] = data.legal[a:b]
             fs[j, :b - a] = data.feats[a:b]
+            tg[j, :b - a] = targets(data.value[a:b], int(data.label[r[j]]), tau)
         yield (torch.as_tensor(data.obs[r].astype(np.float32)), torch.as_tensor(ids), torch.as_tensor(fs),
-               torch.as_tensor(data.label[r]))
+               torch.as_tensor(data.label[r]), torch.as_tensor(tg))
 
 
 def agreement(model: Any, data: Labels, rows: np.ndarray) -> float:
@@ -244,7 +288,7 @@ def agreement(model: Any, data: Labels, rows: np.ndarray) -> float:
     hits = 0
     model.eval()
     with torch.no_grad():
-        for obs, ids, fs, lab in batches(data, rows, 2048):
+        for obs, ids, fs, lab, _tg in batches(data, rows, 2048):
             hits += int((model(obs, ids, fs).argmax(1) == lab).sum())
     return hits / len(rows)
 
@@ -260,8 +304,10 @@ class Fit:
     curve: list[float] = field(default_factory=list)
 
 
-def fit(model: Any, data: Labels, held: np.ndarray, epochs: int, batch: int, lr: float, seed: int) -> Fit:
-    """Cross-entropy on the teacher's moves; the best held-out epoch's weights are kept."""
+def fit(model: Any, data: Labels, held: np.ndarray, epochs: int, batch: int, lr: float, seed: int,
+        tau: float = 0.0) -> Fit:
+    """Cross-entropy on the teacher's moves (soft targets with ``tau``, see :func:`targets`);
+    the best held-out epoch's weights are kept."""
     import copy
 
     import torch
@@ -275,8 +321,9 @@ def fit(model: Any, data: Labels, held: np.ndarray, epochs: int, batch: int, lr:
     curve = []
     for epoch in tqdm(range(1, epochs + 1), desc="epochs", unit="epoch"):
         model.train()
-        for obs, ids, fs, lab in batches(data, rng.permutation(train_rows), batch):
-            loss = torch.nn.functional.cross_entropy(model(obs, ids, fs), lab)
+        for obs, ids, fs, _lab, tg in batches(data, rng.permutation(train_rows), batch, tau):
+            logp = torch.log_softmax(model(obs, ids, fs), dim=1)
+            loss = -(tg * logp).sum(1).mean()
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -350,6 +397,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--holdout", type=float, default=0.1)
+    ap.add_argument("--soft", type=float, default=0.0, metavar="TAU",
+                    help="fit softmax(value / TAU) of a search teacher's move values instead of its "
+                         "choice alone (0: the choice)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=1, help="processes for labelling and evaluation")
     ap.add_argument("--data", default=None, help="reuse/extend labels saved here (.npz) by an earlier run")
@@ -365,12 +415,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def _save_labels(path: Path, data: Labels) -> None:
     np.savez_compressed(path, obs=data.obs, legal=data.legal, feats=data.feats, start=data.start,
-                        label=data.label, game=data.game)
+                        label=data.label, game=data.game, value=data.value)
 
 
 def _load_labels(path: Path) -> Labels:
     with np.load(path) as z:
-        return Labels(z["obs"], z["legal"], z["feats"], z["start"], z["label"], z["game"])
+        value = z["value"] if "value" in z.files else np.full(len(z["legal"]), np.nan, np.float32)
+        return Labels(z["obs"], z["legal"], z["feats"], z["start"], z["label"], z["game"], value)
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -420,7 +471,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             print(f"round {r}: the policy played the teacher's move in {new.agree / len(new):.1%} "
                   f"of {len(new)} decisions", flush=True)
         held = held_rows(data, args.holdout)
-        result = fit(model, data, held, args.epochs, args.batch, args.lr, args.seed + r)
+        result = fit(model, data, held, args.epochs, args.batch, args.lr, args.seed + r, args.soft)
         summary["rounds"][-1].update(fitted=round(result.fitted, 4), held_out=round(result.held_out, 4),
                                      epoch=result.epoch, fit_seconds=round(result.seconds),
                                      decisions_total=len(data))

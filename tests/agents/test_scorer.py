@@ -211,3 +211,34 @@ def test_distillation_labels_the_students_decisions_with_the_teachers_choice() -
         assert s[data.label[i]] >= s.max() - 1e-9
         np.testing.assert_allclose(data.feats[data.start[i]:data.start[i + 1]],
                                    action_features(know, game, view, legal))
+
+
+def test_soft_targets_follow_the_search_values() -> None:
+    sys.path.insert(0, str(ROOT / "experiments"))
+    import distill
+
+    v = np.array([0.1, np.nan, 0.3, 0.2], np.float32)
+    np.testing.assert_array_equal(distill.targets(v, 2, 0.0), [0, 0, 1, 0])  # hard: the choice
+    t = distill.targets(v, 2, 0.1)
+    assert t[1] == 0 and t.sum() == pytest.approx(1) and t[2] > t[3] > t[0] > 0
+    assert t[2] / t[3] == pytest.approx(np.e, rel=1e-5)  # softmax(value / tau)
+    # one searched move or none: the choice
+    np.testing.assert_array_equal(distill.targets(np.array([np.nan, 0.5, np.nan]), 1, 0.1), [0, 1, 0])
+
+
+def test_a_search_teacher_gives_its_choice_and_the_values_behind_it() -> None:
+    sys.path.insert(0, str(ROOT / "experiments"))
+    import distill
+
+    know = agents.knowledge("lineit_v0")
+    positions = [p for p in _positions("lineit_v0", 1) if len(p[2]) >= 3][:3]
+    for game, view, legal in positions:
+        teacher = agents.make_agent("lineit_v0", "expert", seed=1)
+        choice, values = distill.teach(teacher, know, game, view, legal)
+        again = agents.make_agent("lineit_v0", "expert", seed=1).choose(game, view, legal)
+        assert choice == again, "the label is the move the expert itself plays"
+        assert values.shape == (len(legal),) and np.isfinite(values).sum() >= 2
+        assert values[legal.index(choice)] == np.nanmax(values)
+    greedy = agents.make_agent("lineit_v0", "greedy", seed=1)
+    _c, v = distill.teach(greedy, know, *positions[0])
+    assert np.isnan(v).all(), "a heuristic teacher gives no search values"
