@@ -18,6 +18,7 @@ import numpy as np
 from cardenvs.core.game import Game
 
 from .base import Agent, Observation
+from .policy import Knowledge
 from .scorer import ScorerPolicy, action_features, dense, is_scorer_file
 
 POLICY_DIR = Path(__file__).resolve().parent / "policies"
@@ -158,11 +159,13 @@ class TrainedAgent(Agent):
             raise ValueError(f"no trained policy for {env_name} at {p}")
         self.scorer: ScorerPolicy | None = None
         self.policy: NumpyPolicy | None = None
+        #: the game's knowledge a scorer policy computes its inputs with (None: a flat policy)
+        self.knowledge: Knowledge | None = None
         if is_scorer_file(p):
             from .ladder import knowledge
 
             self.scorer = ScorerPolicy.load(p)
-            self._knowledge = knowledge(env_name)
+            self.knowledge = knowledge(env_name)
         else:
             self.policy = NumpyPolicy.load(p)
         self.sample = sample
@@ -178,8 +181,8 @@ class TrainedAgent(Agent):
 
     def choose(self, game: Game[Any, Any], view: Any, legal: list[int]) -> int:
         """The policy's move from the View, encoded as the environment would."""
-        if self.scorer is not None:
-            feats = action_features(self._knowledge, game, view, legal)
+        if self.scorer is not None and self.knowledge is not None:
+            feats = action_features(self.knowledge, game, view, legal)
             z = self.scorer.legal_logits(game.encode(view), legal, feats)
             z = z - z.max()
             probs = np.exp(z)

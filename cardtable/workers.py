@@ -77,8 +77,9 @@ _lock = threading.Lock()
 
 def _remembers(level: str) -> bool:
     """Whether agents of this level may keep memory between decisions (the heuristic
-    ``planner`` and the search ``expert`` score with the game's level-2 knowledge)."""
-    return level in ("planner", "expert")
+    ``planner``, the search ``expert`` and a per-action scorer ``trained`` policy score
+    with the game's level-2 knowledge)."""
+    return level in ("planner", "expert", "trained")
 
 
 def _new_engine(job: Job) -> Any:
