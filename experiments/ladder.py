@@ -109,6 +109,19 @@ def markdown(env: str, players: int, rows: list[PairResult], command: str) -> st
     return "\n".join(lines) + "\n"
 
 
+def split_pair(text: str) -> tuple[str, str] | None:
+    """``"LOWER:UPPER"`` as two level names, where a level may be ``policy:FILE.npz``."""
+    parts: list[str] = []
+    for token in text.split(":"):
+        if parts and parts[-1] == "policy":
+            parts[-1] += ":" + token
+        else:
+            parts.append(token)
+    if len(parts) != 2 or not all(parts) or "policy" in parts:
+        return None
+    return parts[0], parts[1]
+
+
 def main(argv: list[str] | None = None) -> list[PairResult]:
     """Measure the pairs the command line names and print (and write) the table."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -125,10 +138,10 @@ def main(argv: list[str] | None = None) -> list[PairResult]:
     if args.pairs:
         pairs = []
         for p in args.pairs:
-            lower, sep, upper = p.partition(":")
-            if not sep or not lower or not upper:
-                ap.error(f"a pair is LOWER:UPPER, e.g. greedy:planner; got {p!r}")
-            pairs.append((lower, upper))
+            pair = split_pair(p)
+            if pair is None:
+                ap.error(f"a pair is LOWER:UPPER, e.g. greedy:planner or planner:policy:FILE.npz; got {p!r}")
+            pairs.append(pair)
     else:
         levels = agents.levels(args.env)
         pairs = list(zip(levels, levels[1:]))

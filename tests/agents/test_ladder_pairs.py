@@ -37,3 +37,11 @@ def test_pair_table(tmp_path: Path, players: int) -> None:
 def test_a_malformed_pair_is_refused() -> None:
     with pytest.raises(SystemExit):
         ladder.main(["--env", "line_v0", "--pairs", "greedy-planner"])
+
+
+def test_pairs_may_name_policy_files() -> None:
+    assert ladder.split_pair("greedy:planner") == ("greedy", "planner")
+    assert ladder.split_pair("planner:policy:runs/a.npz") == ("planner", "policy:runs/a.npz")
+    assert ladder.split_pair("policy:a.npz:expert") == ("policy:a.npz", "expert")
+    for bad in ("greedy", "greedy:", "a:b:c", "policy:x", "greedy:policy"):
+        assert ladder.split_pair(bad) is None, bad
