@@ -63,6 +63,10 @@ DESCRIPTIONS = {
 }
 #: the levels the final policies are evaluated against
 LEVELS = ("random", "greedy", "planner", "expert")
+#: the options the report lists as the budgets
+BUDGET_OPTIONS = ("seeds", "steps", "imitate_games", "imitate_epochs", "dagger_rounds", "dagger_games",
+                  "finetune_lr", "round_reward", "n_envs", "n_steps", "curve_games", "eval_games",
+                  "expert_games")
 #: the evaluation deals start here (the in-training evaluations of train.py use 10,000)
 EVAL_SEED = 20_000
 
@@ -121,6 +125,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--finetune-lr", type=float, default=1e-4,
                     help="bc+ppo's PPO learning rate (the shipped Line-it recipe's; "
                          "from-scratch PPO uses the game's default)")
+    ap.add_argument("--round-reward", type=float, default=0.0,
+                    help="rummy432_v0: train.py's per-round reward shaping for the PPO methods (0: none)")
     ap.add_argument("--n-envs", type=int, default=8, help="in-process vector envs of each PPO run")
     ap.add_argument("--n-steps", type=int, default=None, help="rollout length per env (default: the game's)")
     ap.add_argument("--eval-every", type=int, default=None,
@@ -160,6 +166,8 @@ def train_command(args: argparse.Namespace, method: str, seed: int, out: Path) -
            "--workers", "1", "--out", str(out), "--export", str(out / "policy.npz")]
     if args.n_steps:
         cmd += ["--n-steps", str(args.n_steps)]
+    if args.round_reward and steps > 0:
+        cmd += ["--round-reward", str(args.round_reward)]
     if method == "ppo":
         cmd += ["--pool", "random", "greedy", "planner"]
     elif method == "selfplay":
@@ -451,9 +459,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "date": dt.date.today().isoformat(),
         "machine": f"2 CPU cores ({platform.processor() or platform.machine()}), one process at a time, "
                    "1 torch thread",
-        "budgets": {k: getattr(args, k) for k in ("seeds", "steps", "imitate_games", "imitate_epochs",
-                                                  "dagger_rounds", "dagger_games", "finetune_lr", "n_envs",
-                                                  "n_steps", "curve_games", "eval_games", "expert_games")},
+        "budgets": {k: getattr(args, k) for k in BUDGET_OPTIONS},
     }
     meta["budgets"]["eval_every"] = args.eval_every or max(1, args.steps // 5)
     records.sort(key=lambda r: (args.methods.index(r.method), r.seed))
