@@ -53,6 +53,11 @@ def trained_rank(env_name: str) -> str | None:
     return "random"
 
 
+def load_policy(path: str | Path) -> NumpyPolicy | ScorerPolicy:
+    """A policy file of either kind: a flat :class:`NumpyPolicy` or a :class:`ScorerPolicy`."""
+    return ScorerPolicy.load(path) if is_scorer_file(path) else NumpyPolicy.load(path)
+
+
 def set_trained_rank(path: str | Path, after: str) -> None:
     """Record in a policy file (either kind) the ladder level it ranks just above.
 

@@ -10,8 +10,9 @@ import pytest
 
 import agents
 import cardenvs
+from agents.scorer import ScorerPolicy
 from agents.tournament import Match, play_match
-from agents.trained import NumpyPolicy, TrainedAgent, has_trained, policy_path
+from agents.trained import NumpyPolicy, TrainedAgent, has_trained, load_policy, policy_path
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -21,8 +22,9 @@ def test_shipped_policies_play_legal_moves(env_name: str) -> None:
     if not has_trained(env_name):
         pytest.skip(f"no policy shipped for {env_name}")
     assert "trained" in agents.levels(env_name)
-    policy = NumpyPolicy.load(policy_path(env_name))
-    assert policy.weights[0].shape[1] == cardenvs.game_class(env_name).observation_size()
+    policy = load_policy(policy_path(env_name))
+    first = policy.trunk_weights[0] if isinstance(policy, ScorerPolicy) else policy.weights[0]
+    assert first.shape[1] == cardenvs.game_class(env_name).observation_size()
     assert policy_path(env_name).stat().st_size < 5 * 2**20
     game_cls = cardenvs.game_class(env_name)
     for players in range(game_cls.min_players, game_cls.max_players + 1):
