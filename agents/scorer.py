@@ -159,12 +159,7 @@ class ScorerPolicy:
             arrays[f"tw{i}"], arrays[f"tb{i}"] = w, b
         for i, (w, b) in enumerate(zip(self.head_weights, self.head_biases)):
             arrays[f"hw{i}"], arrays[f"hb{i}"] = w, b
-        if self.obs_scale is not None:
-            arrays["obs_scale"] = self.obs_scale
-        for key, value in self.meta.items():
-            arrays[f"meta_{key}"] = np.array(str(value))
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(path, **arrays)
+        save_arrays(path, arrays, self.obs_scale, self.meta)
 
     def legal_logits(self, obs: np.ndarray, legal: list[int], features: np.ndarray) -> np.ndarray:
         """The logit of each legal action (in ``legal``'s order) for one observation."""
@@ -178,6 +173,18 @@ class ScorerPolicy:
                 x = x * self.obs_scale
             z = z + _mlp(x, self.trunk_weights, self.trunk_biases)[np.asarray(legal)]
         return z
+
+
+def save_arrays(path: str | Path, arrays: dict[str, Any], obs_scale: np.ndarray | None,
+                meta: dict[str, Any]) -> None:
+    """Write a policy file: its layer ``arrays``, input scale and ``meta_*`` strings (``.npz``)."""
+    arrays = dict(arrays)
+    if obs_scale is not None:
+        arrays["obs_scale"] = obs_scale
+    for key, value in meta.items():
+        arrays[f"meta_{key}"] = np.array(str(value))
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, **arrays)
 
 
 def is_scorer_file(path: str | Path) -> bool:

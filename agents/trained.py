@@ -19,7 +19,7 @@ from cardenvs.core.game import Game
 
 from .base import Agent, Observation
 from .policy import Knowledge
-from .scorer import ScorerPolicy, action_features, dense, is_scorer_file
+from .scorer import ScorerPolicy, action_features, dense, is_scorer_file, save_arrays
 
 POLICY_DIR = Path(__file__).resolve().parent / "policies"
 
@@ -102,12 +102,7 @@ class NumpyPolicy:
                                   "activation": np.array(self.activation)}
         for i, (w, b) in enumerate(zip(self.weights, self.biases)):
             arrays[f"w{i}"], arrays[f"b{i}"] = w, b
-        if self.obs_scale is not None:
-            arrays["obs_scale"] = self.obs_scale
-        for key, value in self.meta.items():
-            arrays[f"meta_{key}"] = np.array(str(value))
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(path, **arrays)
+        save_arrays(path, arrays, self.obs_scale, self.meta)
 
     def logits(self, observations: np.ndarray) -> np.ndarray:
         """Unmasked action logits of a batch (or one) of observation vectors."""

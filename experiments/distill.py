@@ -34,7 +34,6 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
 import json  # noqa: E402
-import math  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
@@ -50,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import agents  # noqa: E402
 import cardenvs  # noqa: E402
 from agents.scorer import ScorerPolicy, action_features  # noqa: E402
+from agents.tournament import wilson  # noqa: E402
 from cardenvs.core.loop import Turn, play  # noqa: E402
 
 
@@ -350,16 +350,6 @@ def held_rows(data: Labels, holdout: float) -> np.ndarray:
 
 
 # ----------------------------------------------------------------------------- evaluation
-def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson interval of a share ``p`` over ``n`` games."""
-    if n == 0:
-        return 0.0, 1.0
-    d = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, mid - half), min(1.0, mid + half)
-
-
 def evaluate(env: str, players: int, policy: str, level: str, games: int, workers: int,
              seed: int = 0) -> dict[str, Any]:
     """The policy's share of points against ``level`` (a draw split), seats alternating on the same deals."""

@@ -24,7 +24,6 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one BLAS thread per proces
 
 import argparse  # noqa: E402
 import datetime  # noqa: E402
-import math  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
@@ -34,17 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import agents  # noqa: E402
 import cardenvs  # noqa: E402
-from agents.tournament import Match, run_matches  # noqa: E402
-
-
-def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson interval of a share ``p`` over ``n`` games."""
-    if n == 0:
-        return 0.0, 1.0
-    d = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, mid - half), min(1.0, mid + half)
+from agents.tournament import Match, run_matches, wilson  # noqa: E402
 
 
 @dataclass

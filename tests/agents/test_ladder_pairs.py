@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "experiments"))
@@ -45,3 +46,11 @@ def test_pairs_may_name_policy_files() -> None:
     assert ladder.split_pair("policy:a.npz:expert") == ("policy:a.npz", "expert")
     for bad in ("greedy", "greedy:", "a:b:c", "policy:x", "greedy:policy"):
         assert ladder.split_pair(bad) is None, bad
+
+
+def test_wilson_matches_scipys_interval() -> None:
+    from agents.tournament import _wilson, wilson
+
+    for wins, n in [(0, 10), (7, 10), (200, 400), (399, 400), (400, 400)]:
+        np.testing.assert_allclose(wilson(wins / n, n), _wilson(wins, n), atol=1e-3)
+    assert wilson(0.5, 0) == (0.0, 1.0)
