@@ -94,5 +94,7 @@ def test_an_expert_thinking_does_not_block_another_rooms_person(tmp_path: Path) 
                 t = ann.until(lambda m: m["type"] == "table" and (m["moves"] or m["result"]) is not None)
         assert srv.core.rooms[busy["room"]].play.step > experts_before, "the experts kept playing meanwhile"
         assert len(times) >= 5
-        # one expert decision takes ~100 ms here; answers came much faster
-        assert statistics.median(times) < 0.05 and max(times) < 0.5, times
+        # one expert decision takes ~100 ms here; answers came much faster. One slow answer
+        # is allowed: on 2 cores shared with another test worker a single 0.51 s stall was
+        # seen once in CI (median 0.9 ms); being blocked behind the experts shows in every answer
+        assert statistics.median(times) < 0.05 and sorted(times)[-2] < 0.5, times
