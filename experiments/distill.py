@@ -45,11 +45,11 @@ from typing import Any  # noqa: E402
 import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # experiments/ladder.py
 
 import agents  # noqa: E402
 import cardenvs  # noqa: E402
 from agents.scorer import ScorerPolicy, action_features  # noqa: E402
-from agents.tournament import wilson  # noqa: E402
 from cardenvs.core.loop import Turn, play  # noqa: E402
 
 
@@ -352,21 +352,12 @@ def held_rows(data: Labels, holdout: float) -> np.ndarray:
 # ----------------------------------------------------------------------------- evaluation
 def evaluate(env: str, players: int, policy: str, level: str, games: int, workers: int,
              seed: int = 0) -> dict[str, Any]:
-    """The policy's share of points against ``level`` (a draw split), seats alternating on the same deals."""
-    from agents.tournament import run_matches, schedule
+    """The policy's share of points against ``level``: one policy seat moving round the table
+    on the same deals, the others ``level`` (``experiments/ladder.py``'s pairs)."""
+    from ladder import play_pair
 
-    me = f"policy:{policy}"
-    matches = schedule(env, [me, level], players, games, seed)
-    results = run_matches(matches, workers=workers, progress=True)
-    total = 0.0
-    for res in results:
-        best = max(res.rewards)
-        winners = [i for i, r in enumerate(res.rewards) if r == best]
-        seat = res.match.seats.index(me)
-        total += 1 / len(winners) if seat in winners else 0.0
-    share = total / len(results)
-    lo, hi = wilson(share, len(results))
-    return {"games": len(results), "share": round(share, 4), "low": round(lo, 4), "high": round(hi, 4)}
+    r = play_pair(env, level, f"policy:{policy}", players, games, seed, workers)
+    return {"games": r.games, "share": round(r.share, 4), "low": round(r.low, 4), "high": round(r.high, 4)}
 
 
 # ----------------------------------------------------------------------------- main

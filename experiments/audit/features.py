@@ -73,72 +73,28 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import agents  # noqa: E402
 import cardenvs  # noqa: E402
 from agents.base import Agent  # noqa: E402
+from agents.games.lineit import LineItKnowledge  # noqa: E402
 from agents.tournament import Match, play_match  # noqa: E402
 from cardenvs.core.loop import Turn, play  # noqa: E402
-from cardenvs.lineit.state import (  # noqa: E402
-    A_PASS,
-    A_SCORE,
-    ACTIONS,
-    K_PASS,
-    K_SCORE,
-    NUM_ACTIONS,
-    NUM_NUMBERS,
-    LineStats,
-    bet_value,
-    colour_of,
-)
+from cardenvs.lineit.state import A_PASS, A_SCORE, NUM_ACTIONS  # noqa: E402
 
 ENV = "lineit_v0"
+_KNOWLEDGE = LineItKnowledge()
+_GAME = cardenvs.game_class(ENV)(2)
 MAX_LEGAL = 12
 F = 19  # facts per action
 
 
 # ----------------------------------------------------------------------------- inputs
-def _room(ln: LineStats) -> int:
-    """Values still beyond the line's end in its direction (99 while it has none)."""
-    if ln.num < 2:
-        return NUM_NUMBERS - 1
-    return (NUM_NUMBERS - ln.last) if ln.dir > 0 else (ln.last - 1)
-
-
 def action_features(view: Any, legal: list[int]) -> np.ndarray:
-    """``[len(legal), F]`` generic facts of each legal action, from the View alone."""
-    me = view.seat
-    ln = LineStats.of(view.lines[me])
-    hand = len(view.hands[me])
-    room_now = _room(ln)
-    owed = max(bet_value(ln.bet) - ln.after, 0) / 5 if ln.bet else 0.0
-    out = np.zeros((len(legal), F), np.float32)
-    for i, a in enumerate(legal):
-        kind, c = ACTIONS[a]
-        f = out[i]
-        f[0] = 1.0
-        f[1 + kind] = 1.0  # 1..6: line, hand, new, play, score, pass
-        f[15], f[16], f[17], f[18] = hand / 2, ln.num / 10, room_now / 99, owed
-        if kind in (K_SCORE, K_PASS):
-            continue
-        if c > NUM_NUMBERS:
-            f[7] = bet_value(c) / 5
-            f[8] = float(ln.fits(c))
-            continue
-        fits = ln.fits(c)
-        f[8] = float(fits)
-        if ln.num == 0:
-            f[9], f[10] = 0.0, max(NUM_NUMBERS - c, c - 1) / 99
-        else:
-            up = c > ln.last if ln.num == 1 else ln.dir > 0
-            room = (NUM_NUMBERS - ln.last) if up else (ln.last - 1)
-            if fits:
-                f[9] = (abs(c - ln.last) - 1) / max(room, 1)
-                f[10] = ((NUM_NUMBERS - c) if up else (c - 1)) / 99
-            else:
-                f[9] = 1.0
-            f[11] = float(ln.num == 1)
-        k = colour_of(c)
-        f[12] = len(view.jackpots[k]) / 10
-        f[13] = float(ln.col[k] == 2 and fits)
-        f[14] = ln.col[k] / 3
-    return out
+    """``[len(legal), F]`` generic facts of each legal action, from the View alone.
+
+    A legal bit, then the facts ``agents`` now computes for its per-action scorers
+    (:meth:`agents.games.lineit.LineItKnowledge.action_facts`, ported from this script;
+    the values are identical to the ones this experiment was run with).
+    """
+    facts = _KNOWLEDGE.action_facts(_GAME, view, legal)
+    return np.hstack([np.ones((len(legal), 1), np.float32), facts])
 
 
 def pad(legal: list[int], feats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -242,3 +242,28 @@ def test_a_search_teacher_gives_its_choice_and_the_values_behind_it() -> None:
     greedy = agents.make_agent("lineit_v0", "greedy", seed=1)
     _c, v = distill.teach(greedy, know, *positions[0])
     assert np.isnan(v).all(), "a heuristic teacher gives no search values"
+
+
+def test_distillation_end_to_end_exports_a_playable_ranked_policy(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    sys.path.insert(0, str(ROOT / "experiments"))
+    import distill
+
+    export = tmp_path / "shipped.npz"
+    summary = distill.main(["--env", "rummy432_v0", "--teacher", "planner", "--student", "greedy",
+                            "--opponents", "greedy", "--games", "6", "--dagger", "1", "--dagger-games", "4",
+                            "--epochs", "1", "--eval-levels", "greedy", "--eval-games", "4",
+                            "--out", str(tmp_path / "run"), "--export", str(export),
+                            "--ladder-after", "greedy"])
+    assert [r["round"] for r in summary["rounds"]] == [0, 1]
+    r0, r1 = summary["rounds"]
+    assert r1["decisions_total"] == r0["decisions"] + r1["decisions"] > 0
+    res = summary["eval"]["greedy"]
+    assert res["games"] == 4 and 0 <= res["low"] <= res["share"] <= res["high"] + 1e-9 <= 1 + 1e-9
+    policy = ScorerPolicy.load(export)
+    assert policy.meta["ladder_after"] == "greedy" and policy.meta["env"] == "rummy432_v0"
+    game = cardenvs.game_class("rummy432_v0")(2)
+    seats = [TrainedAgent("rummy432_v0", export, seed=0), agents.make_agent("rummy432_v0", "greedy", seed=1)]
+    rng = np.random.default_rng(0)
+    state = game.new_state(rng)
+    assert play(game, state, seats, rng) > 0  # apply() refuses illegal moves

@@ -19,10 +19,10 @@ from websockets.sync.client import ClientConnection, connect
 
 from cardtable.app import create_app
 
-from .process import free_port
+from .process import Local, free_port
 
 
-class LiveServer:
+class LiveServer(Local):
     """``create_app`` served by uvicorn in a background thread."""
 
     def __init__(self, data: Path, bot_delay: float = 0.0, workers: int = 0, port: int | None = None) -> None:
@@ -32,14 +32,6 @@ class LiveServer:
                                 ws="websockets-sansio", ws_max_size=65536, lifespan="on")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> LiveServer:
         self.thread.start()

@@ -22,7 +22,21 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-class ServerProcess:
+class Local:
+    """A server on this machine's loopback at ``port``: its HTTP and WebSocket base URLs."""
+
+    port: int
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+
+class ServerProcess(Local):
     """``python -m cardtable --data DATA`` on a free port (computers at ``bot_delay``,
     ``workers`` processes), its output in ``DATA/server.log``; ready once it answers."""
 
@@ -54,14 +68,6 @@ class ServerProcess:
                 self.kill()
                 raise RuntimeError("the server did not answer /api/games in time")
             time.sleep(0.1)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
 
     def stop(self) -> None:
         """Ask the server to shut down (SIGTERM); kill it if it does not within 10 s."""
