@@ -6,7 +6,7 @@ Every agent acts on what ``env.last()`` gives its player, never on the true stat
 
 from .arena import GameResult, play_game
 from .base import Agent, RandomAgent
-from .ladder import LEVELS, Advice, Coach, knowledge, levels, make_agent, opponents
+from .ladder import LEVELS, Advice, Coach, knowledge, levels, make_agent, opponents, playable_levels
 
 __all__ = [
     "LEVELS",
@@ -19,5 +19,6 @@ __all__ = [
     "levels",
     "make_agent",
     "opponents",
+    "playable_levels",
     "play_game",
 ]

@@ -49,15 +49,32 @@ def cast(env_name: str) -> tuple[str, ...]:
 
 
 def levels(env_name: str) -> list[str]:
-    """The difficulty levels of a game, weakest first."""
+    """The difficulty ladder of a game, weakest first: each level measured stronger than
+    the one below it.
+
+    ``"trained"`` is on it where the shipped policy's measured rank puts it (stored in
+    its file); an unranked policy (not separated from a neighbour) is left out here and
+    listed by :func:`playable_levels`.
+    """
     cardenvs.entry(env_name)
     out = list(LEVELS)
     from .trained import trained_rank
 
     after = trained_rank(env_name)
     if after is not None:
-        # the shipped policy sits where its measured strength puts it (stored in its file)
         out.insert(out.index(after) + 1, "trained")
+    return out
+
+
+def playable_levels(env_name: str) -> list[str]:
+    """Every level :func:`make_agent` plays by name, weakest first: the ladder, plus an
+    unranked shipped policy (``"trained"``) just after the level it plays like."""
+    out = levels(env_name)
+    from .trained import trained_peer
+
+    peer = trained_peer(env_name)
+    if peer is not None:
+        out.insert(out.index(peer) + 1, "trained")
     return out
 
 
@@ -77,7 +94,7 @@ def make_agent(env_name: str, level: str, seed: int | None = None, name: str | N
         from .ismcts import make_ismcts, parse_level
 
         return make_ismcts(env_name, parse_level(level), seed=seed, name=name)
-    allowed = levels(env_name)
+    allowed = playable_levels(env_name)
     if level not in allowed:
         raise ValueError(f"unknown level {level!r} for {env_name}; the levels are {', '.join(allowed)}")
     if level == "random":

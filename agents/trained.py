@@ -22,6 +22,8 @@ from .policy import Knowledge
 from .scorer import ScorerPolicy, action_features, dense, is_scorer_file, save_arrays
 
 POLICY_DIR = Path(__file__).resolve().parent / "policies"
+#: the levels a shipped policy may be ranked after or be a peer of
+LADDER_LEVELS = ("random", "greedy", "planner", "expert")
 
 _ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "tanh": np.tanh,
@@ -39,18 +41,48 @@ def has_trained(env_name: str) -> bool:
     return policy_path(env_name).exists()
 
 
-def trained_rank(env_name: str) -> str | None:
-    """The ladder level the shipped policy ranks just above, or ``None`` if none is shipped.
+def _ladder_meta(env_name: str) -> dict[str, str]:
+    """The shipped policy's ladder metadata (``ladder_after`` / ``ladder_peer``), or ``{}``."""
+    with np.load(policy_path(env_name), allow_pickle=False) as data:
+        return {key[5:]: str(data[key]) for key in ("meta_ladder_after", "meta_ladder_peer")
+                if key in data.files}
 
-    Read from the policy file's ``ladder_after`` metadata (set from tournament results
-    when the file is shipped); ``"random"`` when the file does not say.
+
+def trained_rank(env_name: str) -> str | None:
+    """The ladder level the shipped policy ranks just above; ``None`` if no policy is
+    shipped or it is *unranked* (see :func:`trained_peer`).
+
+    Read from the policy file's ``ladder_after`` metadata (set from measured results when
+    the file is shipped); ``"random"`` when the file says neither.
     """
     if not has_trained(env_name):
         return None
-    with np.load(policy_path(env_name), allow_pickle=False) as data:
-        if "meta_ladder_after" in data.files:
-            return str(data["meta_ladder_after"])
-    return "random"
+    meta = _ladder_meta(env_name)
+    if "ladder_peer" in meta:
+        return None
+    return meta.get("ladder_after", "random")
+
+
+def trained_peer(env_name: str) -> str | None:
+    """The level an *unranked* shipped policy plays like, or ``None`` (ranked or none shipped).
+
+    A policy whose measured strength is not separated from a neighbouring level (the 95%
+    interval of its share against it includes 50%) has no place on the strictly ordered
+    ladder (:func:`agents.levels`); it stays playable as ``"trained"``
+    (:func:`agents.playable_levels`), listed beside that peer.
+    """
+    if not has_trained(env_name):
+        return None
+    return _ladder_meta(env_name).get("ladder_peer")
+
+
+def _set_ladder_meta(path: str | Path, key: str, level: str) -> None:
+    if level not in LADDER_LEVELS:
+        raise ValueError(f"level must be one of {', '.join(LADDER_LEVELS)}, got {level!r}")
+    with np.load(path, allow_pickle=False) as data:
+        arrays = {k: data[k] for k in data.files if k not in ("meta_ladder_after", "meta_ladder_peer")}
+    arrays[f"meta_{key}"] = np.array(level)
+    np.savez_compressed(path, **arrays)
 
 
 def load_policy(path: str | Path) -> NumpyPolicy | ScorerPolicy:
@@ -61,13 +93,21 @@ def load_policy(path: str | Path) -> NumpyPolicy | ScorerPolicy:
 def set_trained_rank(path: str | Path, after: str) -> None:
     """Record in a policy file (either kind) the ladder level it ranks just above.
 
-    Set from measured tournament results when a policy is shipped; :func:`trained_rank`
-    reads it back and :func:`agents.levels` places ``"trained"`` there.
+    Set from measured results when a policy is shipped (separated from the level below
+    and from the level above); :func:`trained_rank` reads it back and
+    :func:`agents.levels` places ``"trained"`` there.  Clears an earlier peer.
     """
-    with np.load(path, allow_pickle=False) as data:
-        arrays = {key: data[key] for key in data.files}
-    arrays["meta_ladder_after"] = np.array(after)
-    np.savez_compressed(path, **arrays)
+    _set_ladder_meta(path, "ladder_after", after)
+
+
+def set_trained_peer(path: str | Path, peer: str) -> None:
+    """Record in a policy file that it is unranked: measured not separated from ``peer``.
+
+    :func:`agents.levels` (the ordered ladder) then leaves it out, and
+    :func:`agents.playable_levels` lists ``"trained"`` just after ``peer``.  Clears an
+    earlier rank.
+    """
+    _set_ladder_meta(path, "ladder_peer", peer)
 
 
 class NumpyPolicy:

@@ -16,7 +16,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 import cardenvs
-from agents.ladder import cast, levels
+from agents.ladder import cast, playable_levels
 from agents.play import round_reason
 from cardenvs.core.cards import card_str, parse_card
 from cardenvs.core.game import Game, Option, OptionError
@@ -135,9 +135,10 @@ def game_info(env: str) -> dict[str, Any]:
 
 @cache
 def table_levels(env: str) -> list[str]:
-    """The levels a computer seat may have at the table: the game's ladder (``random``,
-    ``greedy``, ``planner``, ``expert`` and ``trained`` where a policy is shipped)."""
-    return list(levels(env))
+    """The levels a computer seat may have at the table, weakest first: the game's ladder
+    (``random``, ``greedy``, ``planner``, ``expert``) and ``trained`` where a policy is
+    shipped (beside the level it plays like when it is not ranked)."""
+    return list(playable_levels(env))
 
 
 def all_games() -> dict[str, Any]:

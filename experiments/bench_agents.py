@@ -82,7 +82,7 @@ def main() -> None:
     from tqdm import tqdm
 
     rows = []
-    jobs = [(e, lvl) for e in args.envs for lvl in agents.levels(e)]
+    jobs = [(e, lvl) for e in args.envs for lvl in agents.playable_levels(e)]
     for env_name, level in tqdm(jobs, desc="levels"):
         coach = agents.Coach(env_name) if level == "planner" else None
         t, ct, vt = time_level(env_name, level, args.players, args.games, coach, args.max_moves)

@@ -50,6 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # experiments/ladder.p
 import agents  # noqa: E402
 import cardenvs  # noqa: E402
 from agents.scorer import ScorerPolicy, action_features  # noqa: E402
+from agents.trained import LADDER_LEVELS  # noqa: E402
 from cardenvs.core.loop import Turn, play  # noqa: E402
 
 
@@ -388,9 +389,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--eval-games", type=int, default=200)
     ap.add_argument("--out", default=None, help="run folder (default runs/distill/<env>_s<seed>)")
     ap.add_argument("--export", default=None, help="also copy the final policy here")
-    ap.add_argument("--ladder-after", default=None, metavar="LEVEL",
-                    help="record in the exported file the ladder level it ranks just above "
-                         "(measured), where agents.levels() then lists it as 'trained'")
+    rank = ap.add_mutually_exclusive_group()
+    rank.add_argument("--ladder-after", default=None, metavar="LEVEL", choices=LADDER_LEVELS,
+                      help="record in the exported file the ladder level it ranks just above "
+                           "(measured), where agents.levels() then lists it as 'trained'")
+    rank.add_argument("--ladder-peer", default=None, metavar="LEVEL", choices=LADDER_LEVELS,
+                      help="record in the exported file that it is unranked, measured not "
+                           "separated from LEVEL: agents.playable_levels() lists it beside LEVEL")
     return ap.parse_args(argv)
 
 
@@ -472,6 +477,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         final = ScorerPolicy.load(policy_file)
         if args.ladder_after:
             final.meta["ladder_after"] = args.ladder_after
+        elif args.ladder_peer:
+            final.meta["ladder_peer"] = args.ladder_peer
         final.save(args.export)
         print(f"policy written to {args.export}")
     print(f"done in {summary['seconds']} s; summary in {out / 'summary.json'}")

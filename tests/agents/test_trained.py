@@ -12,7 +12,17 @@ import agents
 import cardenvs
 from agents.scorer import ScorerPolicy
 from agents.tournament import Match, play_match
-from agents.trained import NumpyPolicy, TrainedAgent, has_trained, load_policy, policy_path
+from agents.trained import (
+    NumpyPolicy,
+    TrainedAgent,
+    has_trained,
+    load_policy,
+    policy_path,
+    set_trained_peer,
+    set_trained_rank,
+    trained_peer,
+    trained_rank,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -21,7 +31,10 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_shipped_policies_play_legal_moves(env_name: str) -> None:
     if not has_trained(env_name):
         pytest.skip(f"no policy shipped for {env_name}")
-    assert "trained" in agents.levels(env_name)
+    assert "trained" in agents.playable_levels(env_name)
+    # on the ordered ladder exactly when ranked; an unranked one sits beside its peer
+    assert ("trained" in agents.levels(env_name)) == (trained_rank(env_name) is not None)
+    assert (trained_rank(env_name) is None) == (trained_peer(env_name) is not None)
     policy = load_policy(policy_path(env_name))
     first = policy.trunk_weights[0] if isinstance(policy, ScorerPolicy) else policy.weights[0]
     assert first.shape[1] == cardenvs.game_class(env_name).observation_size()
@@ -30,6 +43,34 @@ def test_shipped_policies_play_legal_moves(env_name: str) -> None:
     for players in range(game_cls.min_players, game_cls.max_players + 1):
         seats = tuple(["trained", "greedy", "trained", "random", "planner"][:players])
         assert play_match(Match(env_name, seats, seed=players)).steps > 0  # apply() refuses illegal moves
+
+
+def test_ranked_and_unranked_policies(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import agents.trained as trained
+
+    env = "lineit_v0"
+    path = tmp_path / f"{env}.npz"
+    path.write_bytes(policy_path(env).read_bytes())
+    monkeypatch.setattr(trained, "POLICY_DIR", tmp_path)
+    ladder = ["random", "greedy", "planner", "expert"]
+    set_trained_peer(path, "greedy")
+    assert trained_rank(env) is None and trained_peer(env) == "greedy"
+    assert agents.levels(env) == ladder
+    assert agents.playable_levels(env) == ["random", "greedy", "trained", "planner", "expert"]
+    assert agents.make_agent(env, "trained", seed=0).name == "trained"  # still plays by name
+    set_trained_rank(path, "planner")  # a rank clears the peer
+    assert trained_rank(env) == "planner" and trained_peer(env) is None
+    ranked = ["random", "greedy", "planner", "trained", "expert"]
+    assert agents.levels(env) == agents.playable_levels(env) == ranked
+    before = path.read_bytes()
+    with pytest.raises(ValueError, match="level must be one of random, greedy, planner, expert"):
+        set_trained_peer(path, "godlike")
+    assert path.read_bytes() == before  # a refused call leaves the file as it was
+    path.unlink()
+    assert trained_rank(env) is None and trained_peer(env) is None
+    assert agents.levels(env) == agents.playable_levels(env) == ladder
+    with pytest.raises(ValueError, match="levels are random, greedy, planner, expert"):
+        agents.make_agent(env, "trained")
 
 
 def test_numpy_policy_masks_and_normalises() -> None:
