@@ -1,0 +1,43 @@
+"""experiments/rummy_inference.py: regrets are measured on the expert's searched throws."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "experiments"))
+
+import rummy_inference as ri  # noqa: E402
+
+
+def test_variant_parsing_refuses_bad_settings() -> None:
+    assert ri.parse_variant('wide={"W_PASSED": 0.05, "simulations": 80}') == (
+        "wide", {"W_PASSED": 0.05, "simulations": 80})
+    with pytest.raises(ValueError, match="unknown setting 'W_FOO'; allowed: W_PASSED"):
+        ri.parse_variant('x={"W_FOO": 1}')
+    with pytest.raises(ValueError, match="NAME=JSON"):
+        ri.parse_variant('{"W_PASSED": 1}')
+    with pytest.raises(ValueError, match="not JSON"):
+        ri.parse_variant("x={W_PASSED: 1}")
+    with pytest.raises(ValueError, match="must be a number >= 0"):
+        ri.parse_variant('x={"LIK_BETA": -1}')
+    with pytest.raises(ValueError, match="is taken"):
+        ri.variants(['cheat={"W_THREW": 0.1}'])
+
+
+def test_regrets_on_searched_throws() -> None:
+    import agents.games.rummy432 as rk
+
+    before = (rk.W_PASSED, rk.LIK_SAMPLES)
+    specs = {"expert": {"simulations": 3}, "cheat": {"simulations": 3},
+             "loose": {"W_PASSED": 1.0, "LIK_SAMPLES": 1, "simulations": 3}}
+    rows = ri.run(1, 7, specs, oracle_worlds=3, oracle_candidates=2)
+    assert before == (rk.W_PASSED, rk.LIK_SAMPLES)  # the constants are restored
+    assert rows, "a whole game has searched throws"
+    for r in rows:
+        assert set(r["regret"]) == {"expert", "cheat", "loose", "planner"}
+        assert all(v >= -1e-9 for v in r["regret"].values())  # nothing beats the oracle's best
+    text = ri.report(rows, specs, "cmd", 1.0)
+    assert "| expert | " in text and "+0.0 [+0.0, +0.0] | 100% |" in text
