@@ -18,12 +18,13 @@ import numpy as np
 from cardenvs.core.game import Game
 
 from .base import Agent, Observation
+from .ladder import LEVELS
 from .policy import Knowledge
 from .scorer import ScorerPolicy, action_features, dense, is_scorer_file, save_arrays
 
 POLICY_DIR = Path(__file__).resolve().parent / "policies"
-#: the levels a shipped policy may be ranked after or be a peer of
-LADDER_LEVELS = ("random", "greedy", "planner", "expert")
+#: the levels a shipped policy may be ranked after or be a peer of (the fixed ladder)
+LADDER_LEVELS = LEVELS
 
 _ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "tanh": np.tanh,
