@@ -206,12 +206,8 @@ def wilson(share: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def _wilson(successes: float, n: int) -> tuple[float, float]:
-    from scipy.stats import binomtest
-
-    if n == 0:
-        return 0.0, 1.0
-    ci = binomtest(int(round(successes)), n).proportion_ci(confidence_level=0.95, method="wilson")
-    return float(ci.low), float(ci.high)
+    """The interval of the tables: :func:`wilson` on the points rounded to whole wins."""
+    return wilson(round(successes) / n, n) if n else (0.0, 1.0)
 
 
 def analyse(results: Sequence[MatchResult], levels: Sequence[str]) -> Report:

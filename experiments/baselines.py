@@ -51,6 +51,8 @@ from typing import Any  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from agents.tournament import wilson  # noqa: E402
+
 #: the methods, in table order
 METHODS = ("ppo", "selfplay", "bc", "bc+ppo", "dagger")
 #: what each method is, for the report
@@ -188,17 +190,6 @@ def run_dir(args: argparse.Namespace, method: str, seed: int) -> Path:
     return Path(args.out_dir) / args.env / f"{method}_s{seed}"
 
 
-def wilson(score: float, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """95% Wilson score interval of a share ``score / n`` (draws count as half wins)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = score / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def evaluate(env: str, players: int, policy: Path, level: str, games: int,
              seed: int = EVAL_SEED) -> LevelResult:
     """``games`` games of the policy against ``level``, seats alternating on the same deals.
@@ -311,7 +302,7 @@ def summarise(args: argparse.Namespace, records: list[RunRecord]) -> dict[str, A
             var = sum((s - mean) ** 2 for s in shares) / (len(shares) - 1) if len(shares) > 1 else 0.0
             std = math.sqrt(var)
             score, games = sum(x.score for x in res), sum(x.games for x in res)
-            lo, hi = wilson(score, games)
+            lo, hi = wilson(score / games if games else 0.0, games)
             levels[level] = {"mean": mean, "std": std, "seeds": len(res), "pooled": score / games,
                              "games": games, "games_per_seed": [x.games for x in res],
                              "truncated": sum(x.truncated for x in res), "wilson95": [lo, hi]}

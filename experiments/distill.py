@@ -50,7 +50,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # experiments/ladder.p
 import agents  # noqa: E402
 import cardenvs  # noqa: E402
 from agents.scorer import ScorerPolicy, action_features  # noqa: E402
-from agents.trained import LADDER_LEVELS  # noqa: E402
 from cardenvs.core.loop import Turn, play  # noqa: E402
 
 
@@ -390,10 +389,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--out", default=None, help="run folder (default runs/distill/<env>_s<seed>)")
     ap.add_argument("--export", default=None, help="also copy the final policy here")
     rank = ap.add_mutually_exclusive_group()
-    rank.add_argument("--ladder-after", default=None, metavar="LEVEL", choices=LADDER_LEVELS,
+    rank.add_argument("--ladder-after", default=None, metavar="LEVEL", choices=agents.LEVELS,
                       help="record in the exported file the ladder level it ranks just above "
                            "(measured), where agents.levels() then lists it as 'trained'")
-    rank.add_argument("--ladder-peer", default=None, metavar="LEVEL", choices=LADDER_LEVELS,
+    rank.add_argument("--ladder-peer", default=None, metavar="LEVEL", choices=agents.LEVELS,
                       help="record in the exported file that it is unranked, measured not "
                            "separated from LEVEL: agents.playable_levels() lists it beside LEVEL")
     return ap.parse_args(argv)

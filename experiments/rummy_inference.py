@@ -49,6 +49,7 @@ import agents.games.rummy432 as rk  # noqa: E402
 import cardenvs  # noqa: E402
 from agents.ladder import spec  # noqa: E402
 from agents.policy import HeuristicAgent, SearchAgent  # noqa: E402
+from cardenvs.core.loop import play  # noqa: E402
 
 #: module constants of agents.games.rummy432 a variant may set
 INFERENCE_KEYS = ("W_PASSED", "W_THREW", "INFER_SWAPS", "LIK_SAMPLES", "LIK_BETA")
@@ -115,6 +116,48 @@ def variants(extra: list[str]) -> dict[str, dict[str, Any]]:
     return out
 
 
+class Probe:
+    """The expert's seat: at each of its decisions every variant chooses (so each keeps its
+    own memory of the round), the shipped expert's move is played, and a searched throw is
+    scored against the oracle.  Holds the played state to give the cheating searches the
+    true hands (the play loop mutates that one object)."""
+
+    def __init__(self, state: Any, deal: int, specs: dict[str, dict[str, Any]], budget: dict[str, Any],
+                 oracle_worlds: int, oracle_candidates: int, rows: list[dict[str, Any]]) -> None:
+        self.state, self.deal, self.rows = state, deal, rows
+        self.players: dict[str, tuple[dict[str, Any], SearchAgent, rk.Rummy432Knowledge]] = {}
+        for i, (name, settings) in enumerate(specs.items()):
+            know = CheatKnowledge() if name == "cheat" else rk.Rummy432Knowledge()
+            mine = {**budget, **{k: int(v) for k, v in settings.items() if k in BUDGET_KEYS}}
+            consts = {k: v for k, v in settings.items() if k in INFERENCE_KEYS}
+            self.players[name] = (consts, SearchAgent(know, seed=deal * 31 + i, name=name, **mine), know)
+        self.oracle_know = CheatKnowledge()
+        self.oracle = SearchAgent(self.oracle_know, seed=deal * 31 + 50, simulations=oracle_worlds,
+                                  depth=budget["depth"], max_candidates=oracle_candidates, paired=True)
+        self.plain = rk.Rummy432Knowledge()
+
+    def choose(self, game: Any, view: Any, legal: list[int]) -> int:
+        choice = {}
+        for name, (consts, agent, know) in self.players.items():
+            if isinstance(know, CheatKnowledge):
+                know.true_state = self.state
+            with constants(consts):
+                choice[name] = agent.choose(game, view, legal)
+        prior = np.asarray(self.plain.scores(game, view, legal, 2), float)
+        if len(legal) > 1 and self.plain.search_here(game, view, legal, prior):
+            self.oracle_know.true_state = self.state
+            value = self.oracle.values(game, view, legal)
+            best = float(np.max(value))
+            worst = float(np.min(value[np.isfinite(value)]))
+            choice["planner"] = legal[int(np.argmax(prior))]
+            regret = {}
+            for name, a in choice.items():
+                v = float(value[legal.index(a)])
+                regret[name] = best - (v if np.isfinite(v) else worst)
+            self.rows.append({"deal": self.deal, "turn": self.state.turn, "choice": choice, "regret": regret})
+        return choice["expert"]
+
+
 def run(games: int, seed: int, specs: dict[str, dict[str, Any]], oracle_worlds: int,
         oracle_candidates: int) -> list[dict[str, Any]]:
     """Play the games; one record per searched throw of the expert's seat."""
@@ -126,43 +169,10 @@ def run(games: int, seed: int, specs: dict[str, dict[str, Any]], oracle_worlds: 
         rng = np.random.default_rng(deal)
         state = game.new_state(rng)
         me = g % 2
-        players: dict[str, tuple[dict[str, Any], SearchAgent, rk.Rummy432Knowledge]] = {}
-        for i, (name, settings) in enumerate(specs.items()):
-            know = CheatKnowledge() if name == "cheat" else rk.Rummy432Knowledge()
-            mine = {**budget, **{k: int(v) for k, v in settings.items() if k in BUDGET_KEYS}}
-            consts = {k: v for k, v in settings.items() if k in INFERENCE_KEYS}
-            players[name] = (consts, SearchAgent(know, seed=deal * 31 + i, name=name, **mine), know)
-        opponent = HeuristicAgent(rk.Rummy432Knowledge(), 2, deal * 31 + 99, "planner")
-        oracle_know = CheatKnowledge()
-        oracle = SearchAgent(oracle_know, seed=deal * 31 + 50, simulations=oracle_worlds,
-                             depth=budget["depth"], max_candidates=oracle_candidates, paired=True)
-        plain = rk.Rummy432Knowledge()
-        while not game.is_terminal(state) and not game.is_truncated(state):
-            view = game.view(state, state.current)
-            legal = game.legal_actions(state)
-            if state.current != me:
-                game.apply(state, opponent.choose(game, view, legal), rng)
-                continue
-            # every variant sees every decision of the seat, so each keeps its own memory
-            choice = {}
-            for name, (consts, agent, know) in players.items():
-                if isinstance(know, CheatKnowledge):
-                    know.true_state = state
-                with constants(consts):
-                    choice[name] = agent.choose(game, view, legal)
-            prior = np.asarray(plain.scores(game, view, legal, 2), float)
-            if len(legal) > 1 and plain.search_here(game, view, legal, prior):
-                oracle_know.true_state = state
-                value = oracle.values(game, view, legal)
-                best = float(np.max(value))
-                choice["planner"] = legal[int(np.argmax(prior))]
-                worst = float(np.min(value[np.isfinite(value)]))
-                regret = {}
-                for name, a in choice.items():
-                    v = float(value[legal.index(a)])
-                    regret[name] = best - (v if np.isfinite(v) else worst)
-                rows.append({"deal": deal, "turn": state.turn, "choice": choice, "regret": regret})
-            game.apply(state, choice["expert"], rng)
+        seats: list[Any] = [None, None]
+        seats[me] = Probe(state, deal, specs, budget, oracle_worlds, oracle_candidates, rows)
+        seats[1 - me] = HeuristicAgent(rk.Rummy432Knowledge(), 2, deal * 31 + 99, "planner")
+        play(game, state, seats, rng)
     return rows
 
 

@@ -58,7 +58,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from pathlib import Path
@@ -74,7 +73,7 @@ import agents  # noqa: E402
 import cardenvs  # noqa: E402
 from agents.base import Agent  # noqa: E402
 from agents.games.lineit import LineItKnowledge  # noqa: E402
-from agents.tournament import Match, play_match  # noqa: E402
+from agents.tournament import Match, play_match, wilson  # noqa: E402
 from cardenvs.core.loop import Turn, play  # noqa: E402
 from cardenvs.lineit.state import A_PASS, A_SCORE, NUM_ACTIONS  # noqa: E402
 
@@ -245,14 +244,6 @@ def _share(rewards: list[float], me: int) -> float:
     best = max(rewards)
     winners = [i for i, r in enumerate(rewards) if r == best]
     return 1 / len(winners) if me in winners else 0.0
-
-
-def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson interval of a proportion ``p`` over ``n`` games."""
-    d = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return mid - half, mid + half
 
 
 def versus(agent: Agent | None, level: str, opponent: str, games: int, base: int = 10_000) -> float:

@@ -49,8 +49,12 @@ def test_pairs_may_name_policy_files() -> None:
 
 
 def test_wilson_matches_scipys_interval() -> None:
+    from scipy.stats import binomtest
+
     from agents.tournament import _wilson, wilson
 
     for wins, n in [(0, 10), (7, 10), (200, 400), (399, 400), (400, 400)]:
-        np.testing.assert_allclose(wilson(wins / n, n), _wilson(wins, n), atol=1e-3)
+        ci = binomtest(wins, n).proportion_ci(confidence_level=0.95, method="wilson")
+        np.testing.assert_allclose(wilson(wins / n, n), (ci.low, ci.high), atol=1e-3)
+        np.testing.assert_allclose(_wilson(wins + 0.2, n), (ci.low, ci.high), atol=1e-3)  # whole wins
     assert wilson(0.5, 0) == (0.0, 1.0)

@@ -178,3 +178,16 @@ def test_fast_normalisation_matches_torch() -> None:
     torch.testing.assert_close(fast.entropy(), want, atol=1e-5, rtol=1e-5)
     a = torch.randint(0, 40, (6,))
     torch.testing.assert_close(fast.log_prob(a), ref.log_prob(a))
+
+
+def test_agents_share_one_loaded_policy_per_file_version(tmp_path: Path) -> None:
+    path = tmp_path / "p.npz"
+    path.write_bytes(policy_path("rummy432_v0").read_bytes())
+    a, b = TrainedAgent("rummy432_v0", path), TrainedAgent("rummy432_v0", path)
+    assert a.scorer is not None and a.scorer is b.scorer  # loaded once, not once per game
+    policy = load_policy(path)
+    assert isinstance(policy, ScorerPolicy)
+    policy.meta["note"] = "rewritten"
+    policy.save(path)  # a new version of the file is read again
+    c = TrainedAgent("rummy432_v0", path)
+    assert c.scorer is not a.scorer and c.scorer is not None and c.scorer.meta["note"] == "rewritten"

@@ -67,8 +67,8 @@ def test_baselines_driver_end_to_end(tmp_path: Path) -> None:
 
 
 def test_wilson_interval() -> None:
-    lo, hi = baselines.wilson(50, 100)
+    lo, hi = baselines.wilson(50 / 100, 100)
     assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
-    assert baselines.wilson(0, 0) == (0.0, 1.0)
-    lo, hi = baselines.wilson(0, 10)
+    assert baselines.wilson(0.0, 0) == (0.0, 1.0)
+    lo, hi = baselines.wilson(0 / 10, 10)
     assert lo == 0.0 and 0.2 < hi < 0.35
