@@ -31,6 +31,10 @@ heuristics work on a hand's 13 rank counts.
   Measured on planner positions, this matches the opponent's real count of loose cards
   (about 3 of 8), where the plain conditioning made it nearly complete (a third of the
   sampled hands could already finish, which no real hand could).
+  ``HAND_MODEL = 1`` deals the hidden ranks from a learned model instead
+  (``agents/games/rummy432_hand.py``): it predicts the opponent's hidden cards a little
+  better, but the expert does not play better with it, so it is off
+  (``docs/results/expert/rummy432_v0_hand_model.md``).
 """
 
 from __future__ import annotations
@@ -64,6 +68,7 @@ from cardenvs.rummy432.state import (
 )
 
 from ..policy import GameAgents, Knowledge
+from . import rummy432_hand as _hand
 
 # --------------------------------------------------------------------- rank tables
 # The rules' tables (cardenvs.rummy432.state): GROUP[pack][count] is the size of the
@@ -105,6 +110,7 @@ W_THREW = 0.3  # weight of a rank the opponent threw
 INFER_SWAPS = 0.5  # conditioning swaps on top of the inferred deal (more makes its hand too good)
 LIK_SAMPLES = 6  # opponent hands drawn per sampled world, one kept by how well it explains its last throw
 LIK_BETA = 6.0  # sharpness of that likelihood (planner score units)
+HAND_MODEL = 0.0  # 1: deal the opponent's hidden cards by the learned hand model (measured: no better, off)
 
 
 def _shape_key(shape: tuple[int, ...]) -> float:
@@ -667,7 +673,14 @@ class Rummy432Knowledge(Knowledge):
         if m is not None and m.round != view.round:
             m = None  # what it saw is of an earlier round
         pool = hidden + state.pile
-        new_hand, new_pile = self._redeal_opponent(game, state, view.seat, pool, len(hidden), m, rng)
+        z = None
+        w = _hand.weights(game.pack, game.hand_size) if HAND_MODEL else None
+        if w is not None:
+            unseen = rank_counts(pool)
+            phi = _hand.features(view, m.passed if m else {}, m.threw if m else {},
+                                 m.opp_throw if m else -1, unseen)
+            z = _hand.log_weights(w, phi, unseen, len(hidden))
+        new_hand, new_pile = self._redeal_opponent(game, state, view.seat, pool, len(hidden), m, rng, z)
         state.hands[opp] = new_hand
         state.counts[opp] = rank_counts(new_hand)
         state.pile = new_pile
@@ -687,9 +700,11 @@ class Rummy432Knowledge(Knowledge):
         k: int,
         m: _Memory | None,
         rng: np.random.Generator,
+        z: np.ndarray | None = None,
     ) -> tuple[list[int], list[int]]:
         """``(hand, pile)``: the opponent's known cards plus ``k`` of ``pool`` drawn by what
-        ``m`` saw of its play, the best of a few draws at explaining its last throw."""
+        ``m`` saw of its play (by the learned hand model's log-weights ``z`` when given),
+        the best of a few draws at explaining its last throw."""
         known = state.known[1 - me]
         logw = np.log(_pool_weights(pool, known, m))
         forced_ranks = [r for r, c in enumerate(rank_counts(known)) if c == 1]
@@ -698,6 +713,14 @@ class Rummy432Knowledge(Knowledge):
         deals: list[tuple[list[int], list[int]]] = []
         liks = np.zeros(tries)
         for t in range(tries):
+            counts = _hand.sample_counts(z, k, rng) if z is not None else None
+            if counts is not None:
+                take = set(_hand.deal(pool, counts, rng))
+                new_hand = list(known) + [pool[i] for i in sorted(take)]
+                deals.append((new_hand, [pool[i] for i in range(len(pool)) if i not in take]))
+                if tries > 1:
+                    liks[t] = self._throw_likelihood(game, state, me, new_hand, y, m.opp_took if m else -1)
+                continue
             keys = logw + rng.gumbel(size=len(pool))
             forced = 0
             for r in forced_ranks:
