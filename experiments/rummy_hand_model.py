@@ -296,6 +296,13 @@ def main(argv: list[str] | None = None) -> None:
         f"games; the sampled deals draw {args.samples} worlds per position. Lower is better; Δ = the "
         "difference from `heuristic` on the same positions, paired bootstrap 95% interval.",
         "",
+        "`heuristic` is the shipped expert's `sample_state` (hand-set pass/throw weights, the best of six "
+        "deals at explaining the opponent's last throw, a pairing swap); `uniform` deals the unseen cards "
+        "at random; `model` draws the hidden counts from the learned model, `+lik` keeps the best of six "
+        "such draws at explaining the last throw, `+swap` adds the pairing swap; `model (exact)` is "
+        f"the model's exact marginals, free of sampling noise ({args.samples} worlds add to a sampled "
+        "squared error).",
+        "",
         "| deal | squared error of counts | Δ | log loss of counts | Δ |",
         "|---|---:|---:|---:|---:|",
     ]

@@ -9,9 +9,10 @@ worlds that deal the opponent's hidden cards by what it saw the opponent do this
 (2 players, the expert's seat alternating), and at each throw the expert searches it asks:
 
 * every *variant* of the expert for its move, each variant an expert with other inference
-  constants of ``agents.games.rummy432`` (``W_PASSED``, ``W_THREW``, ``INFER_SWAPS``,
-  ``LIK_SAMPLES``, ``LIK_BETA``) or another search budget (``simulations``,
-  ``max_candidates``, ``depth``).  Built in: ``expert`` (as shipped), ``noinfer`` (hidden
+  constants of ``agents.games.rummy432`` (``HAND_MODEL``, ``W_PASSED``, ``W_THREW``,
+  ``INFER_SWAPS``, ``LIK_SAMPLES``, ``LIK_BETA``) or another search budget (``simulations``,
+  ``max_candidates``, ``depth``, or ``prior_weight``: that multiple of the planner's
+  score blended into each searched value).  Built in: ``expert`` (as shipped), ``noinfer`` (hidden
   cards dealt uniformly) and ``cheat`` (its worlds hold the opponent's *true* hand; the
   face-down pile is still shuffled);
 * an **oracle**: the same paired search, with more worlds (``--oracle-worlds``) over the
@@ -52,9 +53,9 @@ from agents.policy import HeuristicAgent, SearchAgent  # noqa: E402
 from cardenvs.core.loop import play  # noqa: E402
 
 #: module constants of agents.games.rummy432 a variant may set
-INFERENCE_KEYS = ("W_PASSED", "W_THREW", "INFER_SWAPS", "LIK_SAMPLES", "LIK_BETA")
+INFERENCE_KEYS = ("HAND_MODEL", "W_PASSED", "W_THREW", "INFER_SWAPS", "LIK_SAMPLES", "LIK_BETA")
 #: SearchAgent arguments a variant may set
-BUDGET_KEYS = ("simulations", "max_candidates", "depth")
+BUDGET_KEYS = ("simulations", "max_candidates", "depth", "prior_weight")
 
 
 class CheatKnowledge(rk.Rummy432Knowledge):
@@ -105,7 +106,7 @@ def variants(extra: list[str]) -> dict[str, dict[str, Any]]:
     """The built-in variants plus the ``--variant`` ones (names must be new)."""
     out: dict[str, dict[str, Any]] = {
         "expert": {},
-        "noinfer": {"W_PASSED": 1.0, "W_THREW": 1.0, "LIK_SAMPLES": 1, "INFER_SWAPS": 0.0},
+        "noinfer": {"HAND_MODEL": 0.0, "W_PASSED": 1.0, "W_THREW": 1.0, "LIK_SAMPLES": 1, "INFER_SWAPS": 0.0},
         "cheat": {},
     }
     for text in extra:
@@ -128,7 +129,8 @@ class Probe:
         self.players: dict[str, tuple[dict[str, Any], SearchAgent, rk.Rummy432Knowledge]] = {}
         for i, (name, settings) in enumerate(specs.items()):
             know = CheatKnowledge() if name == "cheat" else rk.Rummy432Knowledge()
-            mine = {**budget, **{k: int(v) for k, v in settings.items() if k in BUDGET_KEYS}}
+            mine = {**budget, **{k: float(v) if k == "prior_weight" else int(v)
+                                 for k, v in settings.items() if k in BUDGET_KEYS}}
             consts = {k: v for k, v in settings.items() if k in INFERENCE_KEYS}
             self.players[name] = (consts, SearchAgent(know, seed=deal * 31 + i, name=name, **mine), know)
         self.oracle_know = CheatKnowledge()

@@ -15,7 +15,7 @@ import rummy_inference as ri  # noqa: E402
 def test_variant_parsing_refuses_bad_settings() -> None:
     assert ri.parse_variant('wide={"W_PASSED": 0.05, "simulations": 80}') == (
         "wide", {"W_PASSED": 0.05, "simulations": 80})
-    with pytest.raises(ValueError, match="unknown setting 'W_FOO'; allowed: W_PASSED"):
+    with pytest.raises(ValueError, match="unknown setting 'W_FOO'; allowed: HAND_MODEL, W_PASSED"):
         ri.parse_variant('x={"W_FOO": 1}')
     with pytest.raises(ValueError, match="NAME=JSON"):
         ri.parse_variant('{"W_PASSED": 1}')
