@@ -32,13 +32,11 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
-import contextlib  # noqa: E402
 import copy  # noqa: E402
 import datetime  # noqa: E402
 import json  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
-from collections.abc import Iterator  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
@@ -46,6 +44,9 @@ import numpy as np  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from rummy_inference import constants  # noqa: E402  (this folder: sets agents.games.rummy432's constants)
 
 import agents.games.rummy432 as rk  # noqa: E402
 import agents.games.rummy432_hand as hm  # noqa: E402
@@ -66,19 +67,6 @@ DEALS: dict[str, dict[str, float]] = {
 }
 
 
-@contextlib.contextmanager
-def constants(values: dict[str, Any]) -> Iterator[None]:
-    """Set module constants of ``agents.games.rummy432`` for the duration of a block."""
-    old = {k: getattr(rk, k) for k in values}
-    for k, v in values.items():
-        setattr(rk, k, v)
-    try:
-        yield
-    finally:
-        for k, v in old.items():
-            setattr(rk, k, v)
-
-
 class Recorder:
     """A planner seat that records, at each throw the expert would search, the model's
     facts, the true hidden counts and (with ``keep``) the view and memory to deal from."""
@@ -91,17 +79,13 @@ class Recorder:
     def choose(self, game: Any, view: Any, legal: list[int]) -> int:
         action = self.agent.choose(game, view, legal)  # remembers the opponent's play
         if len(legal) > 1 and self.know.search_here(game, view, legal, np.zeros(len(legal))):
-            m = self.know._memory.get(view.seat)
-            if m is not None and m.round != view.round:
-                m = None
+            m = self.know.round_memory(view)
             st = self.state
             opp = 1 - view.seat
             hidden = [c for c in st.hands[opp] if c not in st.known[opp]]
-            pool = hidden + st.pile
-            unseen = rank_counts(pool)
+            phi, unseen = hm.features(view, m)
             row: dict[str, Any] = {
-                "phi": hm.features(view, m.passed if m else {}, m.threw if m else {},
-                                   m.opp_throw if m else -1, unseen),
+                "phi": phi,
                 "unseen": np.array(unseen),
                 "k": len(hidden),
                 "true": np.array(rank_counts(hidden)),
@@ -183,15 +167,10 @@ class FeedAware(rk.Rummy432Knowledge):
             return out
         if not self.weight:
             return out
-        m = self._memory.get(view.seat)
-        if m is not None and m.round != view.round:
-            m = None
         opp = 1 - view.seat
-        cnt, bur = rank_counts(view.hand), rank_counts(list(view.discard))
-        kn = rank_counts(list(view.known[opp]))
-        unseen = [4 - cnt[r] - bur[r] - kn[r] for r in range(13)]
+        kn = rank_counts(view.known[opp])
         k = view.hand_sizes[opp] - len(view.known[opp])
-        phi = hm.features(view, m.passed if m else {}, m.threw if m else {}, m.opp_throw if m else -1, unseen)
+        phi, unseen = hm.features(view, self.round_memory(view))
         holds = 1.0 - hm.marginals(hm.log_weights(self.w, phi, unseen, k), k)[:, 0]
         for i, a in enumerate(legal):
             r = (a - THROW0) >> 2

@@ -380,6 +380,12 @@ class Rummy432Knowledge(Knowledge):
         m.turn = view.turn
         m.phase = view.phase
 
+    def round_memory(self, view: Rummy432View) -> _Memory | None:
+        """What this player saw of its opponent's play in ``view``'s round (``None``: nothing
+        remembered, or only of an earlier round)."""
+        m = self._memory.get(view.seat)
+        return m if m is not None and m.round == view.round else None
+
     # greedy ------------------------------------------------------------------
     def _greedy(self, view: Rummy432View, legal: list[int]) -> np.ndarray:
         pack = view.pack
@@ -669,16 +675,12 @@ class Rummy432Knowledge(Knowledge):
         hidden = [c for c in state.hands[opp] if c not in known]
         if not hidden:
             return state
-        m = self._memory.get(view.seat)
-        if m is not None and m.round != view.round:
-            m = None  # what it saw is of an earlier round
+        m = self.round_memory(view)
         pool = hidden + state.pile
         z = None
         w = _hand.weights(game.pack, game.hand_size) if HAND_MODEL else None
         if w is not None:
-            unseen = rank_counts(pool)
-            phi = _hand.features(view, m.passed if m else {}, m.threw if m else {},
-                                 m.opp_throw if m else -1, unseen)
+            phi, unseen = _hand.features(view, m)
             z = _hand.log_weights(w, phi, unseen, len(hidden))
         new_hand, new_pile = self._redeal_opponent(game, state, view.seat, pool, len(hidden), m, rng, z)
         state.hands[opp] = new_hand
@@ -716,20 +718,16 @@ class Rummy432Knowledge(Knowledge):
             counts = _hand.sample_counts(z, k, rng) if z is not None else None
             if counts is not None:
                 take = set(_hand.deal(pool, counts, rng))
-                new_hand = list(known) + [pool[i] for i in sorted(take)]
-                deals.append((new_hand, [pool[i] for i in range(len(pool)) if i not in take]))
-                if tries > 1:
-                    liks[t] = self._throw_likelihood(game, state, me, new_hand, y, m.opp_took if m else -1)
-                continue
-            keys = logw + rng.gumbel(size=len(pool))
-            forced = 0
-            for r in forced_ranks:
-                if forced < k:
-                    cands = [i for i, c in enumerate(pool) if c >> 2 == r]
-                    if cands:
-                        keys[max(cands, key=lambda i: keys[i])] = np.inf
-                        forced += 1
-            take = set(np.argsort(-keys, kind="stable")[:k].tolist())
+            else:
+                keys = logw + rng.gumbel(size=len(pool))
+                forced = 0
+                for r in forced_ranks:
+                    if forced < k:
+                        cands = [i for i, c in enumerate(pool) if c >> 2 == r]
+                        if cands:
+                            keys[max(cands, key=lambda i: keys[i])] = np.inf
+                            forced += 1
+                take = set(np.argsort(-keys, kind="stable")[:k].tolist())
             new_hand = list(known) + [pool[i] for i in sorted(take)]
             deals.append((new_hand, [pool[i] for i in range(len(pool)) if i not in take]))
             if tries > 1:

@@ -28,7 +28,7 @@ from __future__ import annotations
 from functools import lru_cache
 from math import comb, log
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -77,21 +77,27 @@ def weights(pack: str, hand_size: int, path: Path | None = None) -> np.ndarray |
     return _load(str(p), p.stat().st_mtime).get(model_key(pack, hand_size))
 
 
-def features(view: Rummy432View, passed: dict[int, int], threw: dict[int, int], last_throw: int,
-             unseen: list[int]) -> np.ndarray:
-    """``[13, NF]`` facts about each rank from ``view`` (two players) and the player's memory
-    of the round: ``passed``/``threw`` map a rank to the turn the opponent passed or threw
-    it, ``last_throw`` is the opponent's latest throw (a card, -1 if none), ``unseen`` the
-    cards per rank the player cannot see."""
+class Memory(Protocol):
+    """What a player remembers of its opponent's play this round (``rummy432._Memory``)."""
+
+    passed: dict[int, int]  # rank -> turn the opponent drew rather than take a card of it
+    threw: dict[int, int]  # rank -> turn the opponent threw a card of it
+    opp_throw: int  # the opponent's latest throw (a card), -1 if none
+
+
+def features(view: Rummy432View, memory: Memory | None) -> tuple[np.ndarray, list[int]]:
+    """``([13, NF] facts, unseen)`` about each rank from ``view`` (two players) and the
+    player's ``memory`` of the round (``None``: nothing seen yet); ``unseen[r]`` counts the
+    cards of rank ``r`` the player cannot see (the opponent's hidden cards and the pile)."""
     me = view.seat
     opp = 1 - me
     cnt = rank_counts(view.hand)
-    buried = [0] * 13
-    for c in view.discard:
-        buried[c >> 2] += 1
-    kn = [0] * 13
-    for c in view.known[opp]:
-        kn[c >> 2] += 1
+    buried = rank_counts(view.discard)  # the face-up top card is seen too
+    kn = rank_counts(view.known[opp])
+    unseen = [4 - cnt[r] - buried[r] - kn[r] for r in range(13)]
+    passed = memory.passed if memory is not None else {}
+    threw = memory.threw if memory is not None else {}
+    last_throw = memory.opp_throw if memory is not None else -1
     phi = np.zeros((13, NF))
     phi[:, 0] = 1.0
     phi[:, 8] = (view.turn // 2) / 10.0
@@ -111,7 +117,7 @@ def features(view: Rummy432View, passed: dict[int, int], threw: dict[int, int], 
         phi[r, 10] = buried[r] / 4.0
         if 1 <= unseen[r] <= 3:
             phi[r, 10 + unseen[r]] = 1.0
-    return phi
+    return phi, unseen
 
 
 def offsets(unseen: np.ndarray, k: np.ndarray) -> np.ndarray:

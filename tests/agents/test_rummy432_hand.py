@@ -18,11 +18,21 @@ import pytest
 import agents.games.rummy432 as rk
 import agents.games.rummy432_hand as hm
 from cardenvs.core.cards import parse_card
+from cardenvs.rummy432.rules import Rummy432Game
 from cardenvs.rummy432.state import rank_counts
 
 from .test_rummy432_knowledge import position
 
 UNSEEN = [4, 3, 2, 1, 0, 4, 4, 3, 2, 4, 1, 2, 3]
+
+
+def _throw_position() -> tuple[Rummy432Game, object]:
+    """Seat 0 to throw; the opponent took the Qs (it holds the Qd too, hidden)."""
+    return position(
+        [["Ac", "Ad", "5c", "5d", "7h", "9s", "Jc", "Kd", "2c"],
+         ["3c", "3d", "4h", "Qs", "Qd", "8c", "8d", "Tc"]],
+        ["6h", "Ks"], known=[[], ["Qs"]], current=0,
+    )
 
 
 def test_zero_weights_are_a_uniform_deal() -> None:
@@ -103,15 +113,12 @@ def test_the_shipped_table() -> None:
 
 
 def test_features_of_a_position() -> None:
-    game, state = position(
-        [["Ac", "Ad", "5c", "5d", "7h", "9s", "Jc", "Kd", "2c"],
-         ["3c", "3d", "4h", "Qs", "Qd", "8c", "8d", "Tc"]],
-        ["6h", "Ks"], known=[[], ["Qs"]], current=0,
-    )
+    game, state = _throw_position()
     view = game.view(state, 0)
-    unseen = [4 - rank_counts(view.hand)[r] - rank_counts(list(view.discard))[r]
-              - rank_counts(list(view.known[1]))[r] for r in range(13)]
-    phi = hm.features(view, {5: 0}, {12: 0}, 51, unseen)  # passed a 6, threw a king (Ks)
+    m = rk._Memory(view.round)
+    m.passed, m.threw, m.opp_throw = {5: 0}, {12: 0}, 51  # passed a 6, threw a king (Ks)
+    phi, unseen = hm.features(view, m)
+    assert hm.features(view, None)[1] == unseen
     f = {name: i for i, name in enumerate(hm.FEATURES)}
     assert phi[5, f["passed"]] == 1 and phi[12, f["threw"]] == 1 and phi[12, f["last_throw"]] == 1
     assert phi[11, f["known_1"]] == 1 and phi[11, f["passed"]] == 0
@@ -124,11 +131,7 @@ def test_features_of_a_position() -> None:
 
 
 def test_expert_worlds_follow_the_model_and_stay_consistent() -> None:
-    game, state = position(
-        [["Ac", "Ad", "5c", "5d", "7h", "9s", "Jc", "Kd", "2c"],
-         ["3c", "3d", "4h", "Qs", "Qd", "8c", "8d", "Tc"]],
-        ["6h", "Ks"], known=[[], ["Qs"]], current=0,
-    )
+    game, state = _throw_position()
     view = game.view(state, 0)
     rng = np.random.default_rng(3)
     kinds = {}
