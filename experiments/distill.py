@@ -429,6 +429,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     data_file = Path(args.data) if args.data else out / "labels.npz"
     if args.data and data_file.exists():
         data = _load_labels(data_file)
+        summary["rounds"].append({"round": 0, "data": str(data_file), "decisions": len(data)})
         print(f"{len(data)} labelled decisions from {data_file}", flush=True)
     else:
         t = time.time()

@@ -267,3 +267,27 @@ def test_distillation_end_to_end_exports_a_playable_ranked_policy(tmp_path: Path
     rng = np.random.default_rng(0)
     state = game.new_state(rng)
     assert play(game, state, seats, rng) > 0  # apply() refuses illegal moves
+
+
+def test_distillation_reuses_and_extends_saved_labels(tmp_path: Path) -> None:
+    """``--data``: a second run fits the labels an earlier one saved, then adds its DAgger rounds
+    to the same file (this path once crashed writing its round-0 summary)."""
+    pytest.importorskip("torch")
+    sys.path.insert(0, str(ROOT / "experiments"))
+    import distill
+
+    common = ["--env", "rummy432_v0", "--teacher", "planner", "--student", "greedy", "--opponents", "greedy",
+              "--epochs", "1", "--eval-levels"]
+    first = distill.main([*common, "--games", "4", "--dagger", "0", "--out", str(tmp_path / "a")])
+    saved = tmp_path / "a" / "labels.npz"
+    n0 = first["rounds"][0]["decisions"]
+    second = distill.main([*common, "--data", str(saved), "--dagger", "1", "--dagger-games", "3",
+                           "--soft", "0.05", "--out", str(tmp_path / "b")])
+    r0, r1 = second["rounds"]
+    assert r0 == {"round": 0, "data": str(saved), "decisions": n0, **{k: r0[k] for k in
+                  ("fitted", "held_out", "epoch", "fit_seconds", "decisions_total")}}
+    assert r0["decisions_total"] == n0 and r1["decisions"] > 0
+    assert r1["decisions_total"] == n0 + r1["decisions"]
+    with np.load(saved) as z:
+        assert len(z["label"]) == n0 + r1["decisions"], "the DAgger round's labels were added to the file"
+    assert (tmp_path / "b" / "policy.npz").exists()
