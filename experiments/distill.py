@@ -52,6 +52,38 @@ import cardenvs  # noqa: E402
 from agents.scorer import ScorerPolicy, action_features  # noqa: E402
 from cardenvs.core.loop import Turn, play  # noqa: E402
 
+# ----------------------------------------------------------------------------- teachers
+#: the face-down pile of each game's state: its order is the only thing an oracle teacher does not see
+HIDDEN_PILE = {"line_v0": "draw", "lineit_v0": "deck", "rummy432_v0": "pile"}
+
+
+def oracle_teacher(env: str, seed: int) -> tuple[Any, Any]:
+    """``--teacher oracle``: the game's expert search, but its worlds are the live state
+    with only the face-down pile reshuffled: it sees every other player's hand (and any other
+    hidden card), not the order of the draws.
+
+    A diagnostic, not a ladder level: a policy cloned from it still sees only its own view
+    and learns what the oracle does *on average* over the hands that view allows (the
+    "oracle guiding" of Suphx).  Returns the agent and its knowledge, whose ``true_state``
+    the labelling loop sets before each question.
+    """
+    from agents.ladder import spec
+    from agents.policy import SearchAgent
+
+    base = type(agents.knowledge(env))
+    pile = HIDDEN_PILE[env]
+
+    class OracleKnowledge(base):  # type: ignore[valid-type, misc]
+        true_state: Any = None
+
+        def sample_state(self, game: Any, view: Any, rng: np.random.Generator) -> Any:
+            state = game.clone(self.true_state)
+            rng.shuffle(getattr(state, pile))
+            return state
+
+    know = OracleKnowledge()
+    return SearchAgent(know, seed=seed, name="oracle", **spec(env).expert_budget), know
+
 
 # ----------------------------------------------------------------------------- data
 @dataclass
@@ -130,12 +162,19 @@ def label_games(job: Job) -> Labels:
         for i in range(job.players):
             level = job.student if i == me else job.opponents[(g + i) % len(job.opponents)]
             seats.append(agents.make_agent(job.env, level, seed=base + i + 1))
-        teacher = agents.make_agent(job.env, job.teacher, seed=base + 99)
+        oracle = None
+        if job.teacher == "oracle":
+            teacher, oracle = oracle_teacher(job.env, base + 99)
+        else:
+            teacher = agents.make_agent(job.env, job.teacher, seed=base + 99)
 
-        def record(turn: Turn, me: int = me, g: int = g, teacher: agents.Agent = teacher) -> None:
+        def record(turn: Turn, me: int = me, g: int = g, teacher: agents.Agent = teacher,
+                   oracle: Any = oracle) -> None:
             nonlocal agree
             if turn.seat != me or len(turn.legal) < 2:
                 return
+            if oracle is not None:
+                oracle.true_state = turn.state
             choice, value = teach(teacher, know, game, turn.view, turn.legal)
             values.append(value)
             agree += choice == turn.action
@@ -366,7 +405,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--env", default="lineit_v0", choices=list(cardenvs.ENVS))
     ap.add_argument("--players", type=int, default=2)
-    ap.add_argument("--teacher", default="expert", help="the level whose moves are the labels")
+    ap.add_argument("--teacher", default="expert",
+                    help="the level whose moves are the labels, or 'oracle' (the expert's search seeing "
+                         "the other hands: a diagnostic teacher)")
     ap.add_argument("--student", default="planner", help="who plays the labelled seat in round 0")
     ap.add_argument("--opponents", nargs="+", default=["planner"], help="levels in the other seats")
     ap.add_argument("--games", type=int, default=200, help="games of round 0")

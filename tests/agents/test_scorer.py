@@ -291,3 +291,26 @@ def test_distillation_reuses_and_extends_saved_labels(tmp_path: Path) -> None:
     with np.load(saved) as z:
         assert len(z["label"]) == n0 + r1["decisions"], "the DAgger round's labels were added to the file"
     assert (tmp_path / "b" / "policy.npz").exists()
+
+
+@pytest.mark.parametrize("env_name", ["line_v0", "lineit_v0", "rummy432_v0"])
+def test_the_oracle_teacher_sees_the_other_hands_but_not_the_pile_order(env_name: str) -> None:
+    sys.path.insert(0, str(ROOT / "experiments"))
+    import distill
+
+    game = cardenvs.game_class(env_name)(2)
+    rng = np.random.default_rng(4)
+    state = game.new_state(rng)
+    for _ in range(6):  # a few moves in, so the position is not the deal
+        game.apply(state, game.legal_actions(state)[0])
+    teacher, know = distill.oracle_teacher(env_name, seed=0)
+    assert teacher.name == "oracle"
+    know.true_state = state
+    pile = distill.HIDDEN_PILE[env_name]
+    view = game.view(state, game.current_player(state))
+    worlds = [know.sample_state(game, view, np.random.default_rng(k)) for k in range(3)]
+    for world in worlds:
+        assert world is not state and world.hands == state.hands, "every hand is the true one"
+        assert sorted(getattr(world, pile)) == sorted(getattr(state, pile))
+    assert len({tuple(getattr(w, pile)) for w in worlds}) > 1, "the pile order is re-drawn"
+    assert game.legal_actions(worlds[0]) == game.legal_actions(state)
