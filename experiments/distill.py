@@ -47,20 +47,18 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # experiments/ladder.py
 
+from oracle import oracle_knowledge  # noqa: E402  (this folder)
+
 import agents  # noqa: E402
 import cardenvs  # noqa: E402
 from agents.scorer import ScorerPolicy, action_features  # noqa: E402
 from cardenvs.core.loop import Turn, play  # noqa: E402
 
+
 # ----------------------------------------------------------------------------- teachers
-#: the face-down pile of each game's state: its order is the only thing an oracle teacher does not see
-HIDDEN_PILE = {"line_v0": "draw", "lineit_v0": "deck", "rummy432_v0": "pile"}
-
-
 def oracle_teacher(env: str, seed: int) -> tuple[Any, Any]:
-    """``--teacher oracle``: the game's expert search, but its worlds are the live state
-    with only the face-down pile reshuffled: it sees every other player's hand (and any other
-    hidden card), not the order of the draws.
+    """``--teacher oracle``: the game's expert search over oracle worlds
+    (:func:`oracle.oracle_knowledge`: the true hands, only the draw order re-drawn).
 
     A diagnostic, not a ladder level: a policy cloned from it still sees only its own view
     and learns what the oracle does *on average* over the hands that view allows (the
@@ -70,18 +68,7 @@ def oracle_teacher(env: str, seed: int) -> tuple[Any, Any]:
     from agents.ladder import spec
     from agents.policy import SearchAgent
 
-    base = type(agents.knowledge(env))
-    pile = HIDDEN_PILE[env]
-
-    class OracleKnowledge(base):  # type: ignore[valid-type, misc]
-        true_state: Any = None
-
-        def sample_state(self, game: Any, view: Any, rng: np.random.Generator) -> Any:
-            state = game.clone(self.true_state)
-            rng.shuffle(getattr(state, pile))
-            return state
-
-    know = OracleKnowledge()
+    know = oracle_knowledge(env)()
     return SearchAgent(know, seed=seed, name="oracle", **spec(env).expert_budget), know
 
 

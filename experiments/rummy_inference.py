@@ -52,21 +52,17 @@ from agents.ladder import spec  # noqa: E402
 from agents.policy import HeuristicAgent, SearchAgent  # noqa: E402
 from cardenvs.core.loop import play  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from oracle import oracle_knowledge  # noqa: E402  (this folder)
+
 #: module constants of agents.games.rummy432 a variant may set
 INFERENCE_KEYS = ("HAND_MODEL", "W_PASSED", "W_THREW", "INFER_SWAPS", "LIK_SAMPLES", "LIK_BETA")
 #: SearchAgent arguments a variant may set
 BUDGET_KEYS = ("simulations", "max_candidates", "depth", "prior_weight")
 
 
-class CheatKnowledge(rk.Rummy432Knowledge):
-    """The expert's knowledge, but its worlds are the true state with the pile shuffled."""
-
-    true_state: Any = None
-
-    def sample_state(self, game: Any, view: Any, rng: np.random.Generator) -> Any:
-        state = game.clone(self.true_state)
-        rng.shuffle(state.pile)
-        return state
+#: the expert's knowledge, but its worlds are the true state with the pile shuffled
+CheatKnowledge = oracle_knowledge("rummy432_v0")
 
 
 @contextlib.contextmanager

@@ -297,6 +297,7 @@ def test_distillation_reuses_and_extends_saved_labels(tmp_path: Path) -> None:
 def test_the_oracle_teacher_sees_the_other_hands_but_not_the_pile_order(env_name: str) -> None:
     sys.path.insert(0, str(ROOT / "experiments"))
     import distill
+    import oracle
 
     game = cardenvs.game_class(env_name)(2)
     rng = np.random.default_rng(4)
@@ -306,7 +307,7 @@ def test_the_oracle_teacher_sees_the_other_hands_but_not_the_pile_order(env_name
     teacher, know = distill.oracle_teacher(env_name, seed=0)
     assert teacher.name == "oracle"
     know.true_state = state
-    pile = distill.HIDDEN_PILE[env_name]
+    pile = oracle.HIDDEN_PILE[env_name]
     view = game.view(state, game.current_player(state))
     worlds = [know.sample_state(game, view, np.random.default_rng(k)) for k in range(3)]
     for world in worlds:
