@@ -54,22 +54,64 @@ import cardenvs  # noqa: E402
 from agents.scorer import ScorerPolicy, action_features  # noqa: E402
 from cardenvs.core.loop import Turn, play  # noqa: E402
 
-
 # ----------------------------------------------------------------------------- teachers
-def oracle_teacher(env: str, seed: int) -> tuple[Any, Any]:
-    """``--teacher oracle``: the game's expert search over oracle worlds
-    (:func:`oracle.oracle_knowledge`: the true hands, only the draw order re-drawn).
+#: the expert's search settings that ``--teacher-budget`` may change (agents.policy.SearchAgent)
+BUDGET_KEYS = ("simulations", "depth", "max_candidates", "paired", "prior_weight")
 
-    A diagnostic, not a ladder level: a policy cloned from it still sees only its own view
-    and learns what the oracle does *on average* over the hands that view allows (the
-    "oracle guiding" of Suphx).  Returns the agent and its knowledge, whose ``true_state``
-    the labelling loop sets before each question.
+
+def parse_budget(text: str | None, teacher: str) -> dict[str, Any]:
+    """``--teacher-budget``: a JSON object of search settings laid over the expert's own
+    (``{"simulations": 32, "paired": true}``), for ``--teacher expert`` or ``oracle`` only.
+
+    ``ValueError`` saying what is wrong and what is allowed for anything else.
+    """
+    if not text:
+        return {}
+    if teacher not in ("expert", "oracle"):
+        raise ValueError(f"--teacher-budget changes a search teacher (expert or oracle), not {teacher!r}")
+    try:
+        budget = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ValueError(f"--teacher-budget is not JSON ({err.msg}): {text!r}") from None
+    if not isinstance(budget, dict):
+        raise ValueError(f"--teacher-budget must be a JSON object such as "
+                         f'{{"simulations": 96}}, got {text!r}')
+    unknown = sorted(set(budget) - set(BUDGET_KEYS))
+    if unknown:
+        raise ValueError(f"--teacher-budget: unknown key(s) {', '.join(unknown)}; "
+                         f"allowed: {', '.join(BUDGET_KEYS)}")
+    for key in ("simulations", "depth", "max_candidates"):
+        v = budget.get(key, 1)
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise ValueError(f"--teacher-budget: {key} must be a whole number >= 1, got {v!r}")
+    if not isinstance(budget.get("paired", False), bool):
+        raise ValueError(f"--teacher-budget: paired must be true or false, got {budget['paired']!r}")
+    pw = budget.get("prior_weight", 0.0)
+    if isinstance(pw, bool) or not isinstance(pw, (int, float)):
+        raise ValueError(f"--teacher-budget: prior_weight must be a number, got {pw!r}")
+    return budget
+
+
+def make_teacher(env: str, teacher: str, budget: dict[str, Any], seed: int) -> tuple[Any, Any]:
+    """The labelling agent of ``--teacher`` and, for ``oracle``, the knowledge whose
+    ``true_state`` the labelling loop sets before each question (else None).
+
+    ``budget`` (see :func:`parse_budget`) is laid over the expert's search settings.
+    ``oracle`` is the expert's search over oracle worlds (:func:`oracle.oracle_knowledge`:
+    the true hands, only the draw order re-drawn): a diagnostic, not a ladder level.  A
+    policy cloned from it still sees only its own view and learns what the oracle does *on
+    average* over the hands that view allows (the "oracle guiding" of Suphx).
     """
     from agents.ladder import spec
     from agents.policy import SearchAgent
 
-    know = oracle_knowledge(env)()
-    return SearchAgent(know, seed=seed, name="oracle", **spec(env).expert_budget), know
+    if teacher == "oracle":
+        know = oracle_knowledge(env)()
+        return SearchAgent(know, seed=seed, name="oracle", **{**spec(env).expert_budget, **budget}), know
+    if budget:
+        return SearchAgent(agents.knowledge(env), seed=seed, name="expert+",
+                           **{**spec(env).expert_budget, **budget}), None
+    return agents.make_agent(env, teacher, seed=seed), None
 
 
 # ----------------------------------------------------------------------------- data
@@ -122,6 +164,7 @@ class Job:
     first: int
     count: int
     seed: int
+    budget: str = ""  # JSON search settings over the expert's (--teacher-budget); "" for none
 
 
 def label_games(job: Job) -> Labels:
@@ -134,6 +177,7 @@ def label_games(job: Job) -> Labels:
     """
     game = cardenvs.game_class(job.env)(job.players)
     know = agents.knowledge(job.env)
+    budget = parse_budget(job.budget, job.teacher)
     obs: list[np.ndarray] = []
     legal_all: list[np.ndarray] = []
     feats: list[np.ndarray] = []
@@ -149,11 +193,7 @@ def label_games(job: Job) -> Labels:
         for i in range(job.players):
             level = job.student if i == me else job.opponents[(g + i) % len(job.opponents)]
             seats.append(agents.make_agent(job.env, level, seed=base + i + 1))
-        oracle = None
-        if job.teacher == "oracle":
-            teacher, oracle = oracle_teacher(job.env, base + 99)
-        else:
-            teacher = agents.make_agent(job.env, job.teacher, seed=base + 99)
+        teacher, oracle = make_teacher(job.env, job.teacher, budget, base + 99)
 
         def record(turn: Turn, me: int = me, g: int = g, teacher: agents.Agent = teacher,
                    oracle: Any = oracle) -> None:
@@ -199,13 +239,13 @@ def teach(teacher: agents.Agent, know: Any, game: Any, view: Any, legal: list[in
 
 
 def collect(env: str, players: int, student: str, opponents: list[str], teacher: str, games: int,
-            first: int, seed: int, workers: int, desc: str) -> Labels:
+            first: int, seed: int, workers: int, desc: str, budget: str = "") -> Labels:
     """Label ``games`` games in ``workers`` processes (chunks of a few games), with a progress bar."""
     from tqdm import tqdm
 
     chunk = max(1, min(10, games // max(1, 4 * workers)))
-    jobs = [Job(env, players, student, tuple(opponents), teacher, first + a, min(chunk, games - a), seed)
-            for a in range(0, games, chunk)]
+    jobs = [Job(env, players, student, tuple(opponents), teacher, first + a, min(chunk, games - a), seed,
+                budget) for a in range(0, games, chunk)]
     bar = tqdm(total=games, desc=desc, unit="game")
     parts: list[Labels] = []
     if workers <= 1:
@@ -252,6 +292,34 @@ def build_model(obs_size: int, num_actions: int, num_features: int, trunk: list[
             return z.masked_fill(ids < 0, -1e9)
 
     return Scorer()
+
+
+def model_from_policy(policy: ScorerPolicy, obs_size: int, num_actions: int, num_features: int) -> Any:
+    """The torch twin of a saved :class:`ScorerPolicy`, to fine-tune it (``--init``): its layer
+    sizes, weights and input scale.  ``ValueError`` if it does not fit this game's inputs."""
+    import torch
+
+    if policy.num_features != num_features:
+        raise ValueError(f"--init: the policy reads {policy.num_features} facts per move, "
+                         f"this game's moves have {num_features}")
+    if policy.trunk_weights and (policy.trunk_weights[0].shape[1] != obs_size
+                                 or policy.trunk_weights[-1].shape[0] != num_actions):
+        raise ValueError(f"--init: the policy's trunk maps {policy.trunk_weights[0].shape[1]} inputs "
+                         f"to {policy.trunk_weights[-1].shape[0]} moves; this game has {obs_size} "
+                         f"and {num_actions}")
+    trunk = [w.shape[0] for w in policy.trunk_weights[:-1]]
+    head = [w.shape[0] for w in policy.head_weights[:-1]]
+    scale = policy.obs_scale if policy.obs_scale is not None else np.ones(obs_size, np.float32)
+    model = build_model(obs_size, num_actions, num_features, trunk, head, scale)
+    lin = [m for m in (model.trunk or []) if isinstance(m, torch.nn.Linear)]
+    pairs = list(zip(lin, policy.trunk_weights, policy.trunk_biases))
+    lin = [m for m in model.head if isinstance(m, torch.nn.Linear)]
+    pairs += list(zip(lin, policy.head_weights, policy.head_biases))
+    with torch.no_grad():
+        for m, w, b in pairs:
+            m.weight.copy_(torch.as_tensor(w))
+            m.bias.copy_(torch.as_tensor(b))
+    return model
 
 
 def export(model: Any, meta: dict[str, Any]) -> ScorerPolicy:
@@ -344,6 +412,8 @@ def fit(model: Any, data: Labels, held: np.ndarray, epochs: int, batch: int, lr:
     opt = torch.optim.Adam(model.parameters(), lr=lr)
     rng = np.random.default_rng(seed)
     best: tuple[float, int, dict[str, Any]] | None = None
+    if len(held):  # epoch 0, the weights as they came (a warm start may already be the best)
+        best = (agreement(model, data, held), 0, copy.deepcopy(model.state_dict()))
     curve = []
     for epoch in tqdm(range(1, epochs + 1), desc="epochs", unit="epoch"):
         model.train()
@@ -357,8 +427,10 @@ def fit(model: Any, data: Labels, held: np.ndarray, epochs: int, batch: int, lr:
         curve.append(score)
         if best is None or score > best[0]:
             best = (score, epoch, copy.deepcopy(model.state_dict()))
-    assert best is not None
-    model.load_state_dict(best[2])
+    if best is not None:
+        model.load_state_dict(best[2])
+    else:  # nothing held out and no epoch run: the weights as they came
+        best = (0.0, 0, {})
     return Fit(agreement(model, data, train_rows), best[0], best[1], time.time() - start, curve)
 
 
@@ -395,7 +467,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--teacher", default="expert",
                     help="the level whose moves are the labels, or 'oracle' (the expert's search seeing "
                          "the other hands: a diagnostic teacher)")
+    ap.add_argument("--teacher-budget", default=None, metavar="JSON",
+                    help="search settings laid over the expert's, for a stronger (slower) teacher: "
+                         "a JSON object with any of " + ", ".join(BUDGET_KEYS) +
+                         """ (e.g. '{"simulations": 32, "paired": true}')""")
     ap.add_argument("--student", default="planner", help="who plays the labelled seat in round 0")
+    ap.add_argument("--init", default=None, metavar="FILE.npz",
+                    help="fine-tune this scorer policy (its layers and weights) instead of a fresh "
+                         "model; --trunk and --head are then ignored")
     ap.add_argument("--opponents", nargs="+", default=["planner"], help="levels in the other seats")
     ap.add_argument("--games", type=int, default=200, help="games of round 0")
     ap.add_argument("--dagger", type=int, default=2, help="DAgger rounds after round 0")
@@ -440,6 +519,8 @@ def _load_labels(path: Path) -> Labels:
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     """Label, fit, run the DAgger rounds, export and evaluate, as the command line says."""
     args = parse_args(argv)
+    budget = parse_budget(args.teacher_budget, args.teacher)  # refused before any work
+    init = ScorerPolicy.load(args.init) if args.init else None
     import torch
 
     torch.set_num_threads(1)
@@ -449,10 +530,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     out.mkdir(parents=True, exist_ok=True)
     game = cardenvs.game_class(args.env)(args.players)
     summary: dict[str, Any] = {"command": "python " + " ".join(sys.argv), "env": args.env,
-                               "players": args.players, "teacher": args.teacher, "rounds": []}
+                               "players": args.players, "teacher": args.teacher,
+                               "teacher_budget": budget, "init": args.init, "rounds": []}
     policy_file = out / "policy.npz"
     meta = {"env": args.env, "players": args.players, "teacher": args.teacher,
             "command": summary["command"]}
+    if budget:
+        meta["teacher_budget"] = json.dumps(budget, sort_keys=True)
+    if args.init:
+        meta["init"] = args.init
+    budget_text = json.dumps(budget) if budget else ""
 
     data_file = Path(args.data) if args.data else out / "labels.npz"
     if args.data and data_file.exists():
@@ -462,21 +549,25 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     else:
         t = time.time()
         data = collect(args.env, args.players, args.student, args.opponents, args.teacher, args.games,
-                       0, args.seed, args.workers, f"round 0: {args.teacher} labels {args.student}")
+                       0, args.seed, args.workers, f"round 0: {args.teacher} labels {args.student}",
+                       budget_text)
         summary["rounds"].append({"round": 0, "games": args.games, "decisions": len(data),
                                   "seated_agreement": round(data.agree / max(len(data), 1), 4),
                                   "label_seconds": round(time.time() - t)})
         _save_labels(data_file, data)
-    scale = 1.0 / np.maximum(np.abs(data.obs.astype(np.float32)).max(0), 1.0)
-    model = build_model(data.obs.shape[1], game.num_actions, data.feats.shape[1],
-                        [int(x) for x in args.trunk.split(",") if x],
-                        [int(x) for x in args.head.split(",") if x], scale)
+    if init is not None:
+        model = model_from_policy(init, data.obs.shape[1], game.num_actions, data.feats.shape[1])
+    else:
+        scale = 1.0 / np.maximum(np.abs(data.obs.astype(np.float32)).max(0), 1.0)
+        model = build_model(data.obs.shape[1], game.num_actions, data.feats.shape[1],
+                            [int(x) for x in args.trunk.split(",") if x],
+                            [int(x) for x in args.head.split(",") if x], scale)
     for r in range(args.dagger + 1):
         if r > 0:
             t = time.time()
             new = collect(args.env, args.players, f"policy:{policy_file}", args.opponents, args.teacher,
                           args.dagger_games, 0, args.seed * 100 + r, args.workers,
-                          f"round {r}: {args.teacher} labels the policy")
+                          f"round {r}: {args.teacher} labels the policy", budget_text)
             data = Labels.concat([data, new])
             _save_labels(data_file, data)
             summary["rounds"].append({"round": r, "games": args.dagger_games, "decisions": len(new),

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -304,7 +305,7 @@ def test_the_oracle_teacher_sees_the_other_hands_but_not_the_pile_order(env_name
     state = game.new_state(rng)
     for _ in range(6):  # a few moves in, so the position is not the deal
         game.apply(state, game.legal_actions(state)[0])
-    teacher, know = distill.oracle_teacher(env_name, seed=0)
+    teacher, know = distill.make_teacher(env_name, "oracle", {}, seed=0)
     assert teacher.name == "oracle"
     know.true_state = state
     pile = oracle.HIDDEN_PILE[env_name]
@@ -315,3 +316,83 @@ def test_the_oracle_teacher_sees_the_other_hands_but_not_the_pile_order(env_name
         assert sorted(getattr(world, pile)) == sorted(getattr(state, pile))
     assert len({tuple(getattr(w, pile)) for w in worlds}) > 1, "the pile order is re-drawn"
     assert game.legal_actions(worlds[0]) == game.legal_actions(state)
+
+
+@pytest.mark.parametrize("text, words", [
+    ('{"simulation": 4}', "unknown key(s) simulation; allowed: simulations, depth"),
+    ("{simulations: 4}", "not JSON"),
+    ("[32]", "must be a JSON object"),
+    ('{"simulations": 0}', "simulations must be a whole number >= 1"),
+    ('{"depth": 2.5}', "depth must be a whole number >= 1"),
+    ('{"max_candidates": true}', "max_candidates must be a whole number >= 1"),
+    ('{"paired": 1}', "paired must be true or false"),
+    ('{"prior_weight": "x"}', "prior_weight must be a number"),
+])
+def test_a_bad_teacher_budget_is_refused_before_any_work(tmp_path: Path, text: str, words: str) -> None:
+    sys.path.insert(0, str(ROOT / "experiments"))
+    import distill
+
+    out = tmp_path / "run"
+    with pytest.raises(ValueError, match="--teacher-budget.*" + re.escape(words)):
+        distill.main(["--env", "lineit_v0", "--teacher", "expert", "--teacher-budget", text,
+                      "--out", str(out)])
+    assert not out.exists(), "nothing was started or written"
+    with pytest.raises(ValueError, match="changes a search teacher"):
+        distill.parse_budget('{"simulations": 4}', "planner")
+
+
+def test_a_teacher_budget_is_laid_over_the_experts_search() -> None:
+    sys.path.insert(0, str(ROOT / "experiments"))
+    import distill
+
+    from agents.ladder import spec
+    from agents.policy import SearchAgent
+
+    base = spec("lineit_v0").expert_budget
+    budget = distill.parse_budget('{"simulations": 7, "paired": true}', "expert")
+    teacher, oracle = distill.make_teacher("lineit_v0", "expert", budget, seed=3)
+    assert isinstance(teacher, SearchAgent) and oracle is None
+    assert (teacher.simulations, teacher.paired) == (7, True)
+    assert (teacher.depth, teacher.max_candidates) == (base["depth"], base["max_candidates"])
+    plain, _ = distill.make_teacher("lineit_v0", "expert", {}, seed=3)
+    assert (plain.simulations, plain.paired) == (base["simulations"], base.get("paired", False))
+    # the labelling loop builds the same teacher from the job's JSON
+    game, view, legal = [p for p in _positions("lineit_v0", 1) if len(p[2]) >= 3][0]
+    same = distill.parse_budget('{"paired": true, "simulations": 7}', "expert")
+    again, _ = distill.make_teacher("lineit_v0", "expert", same, seed=3)
+    assert teacher.choose(game, view, legal) == again.choose(game, view, legal)
+
+
+def test_init_fine_tunes_the_saved_policy_itself(tmp_path: Path) -> None:
+    """``--init``: the torch twin of a policy file has its weights (same logits), a file that
+    does not fit the game is refused, and a run that trains no epoch exports the same policy."""
+    torch = pytest.importorskip("torch")
+    sys.path.insert(0, str(ROOT / "experiments"))
+    import distill
+
+    shipped = ROOT / "agents" / "policies" / "lineit_v0.npz"
+    policy = ScorerPolicy.load(shipped)
+    know = agents.knowledge("lineit_v0")
+    positions = _positions("lineit_v0", 1)[:20]
+    game = positions[0][0]
+    obs_size = game.encode(positions[0][1]).size
+    model = distill.model_from_policy(policy, obs_size, game.num_actions, policy.num_features)
+    for g, view, legal in positions:
+        feats = action_features(know, g, view, legal)
+        obs = g.encode(view)
+        with torch.no_grad():
+            got = model(torch.as_tensor(obs)[None], torch.as_tensor([legal]), torch.as_tensor(feats)[None])[0]
+        np.testing.assert_allclose(got.numpy(), policy.legal_logits(obs, legal, feats), rtol=1e-4, atol=1e-4)
+    with pytest.raises(ValueError, match="reads 29 facts per move, this game's moves have 11"):
+        distill.model_from_policy(policy, obs_size, game.num_actions, 11)
+    with pytest.raises(ValueError, match="trunk maps"):
+        distill.model_from_policy(policy, obs_size + 1, game.num_actions, policy.num_features)
+    summary = distill.main(["--env", "lineit_v0", "--teacher", "greedy", "--student", "greedy",
+                            "--opponents", "greedy", "--games", "2", "--dagger", "0", "--epochs", "0",
+                            "--init", str(shipped), "--eval-levels", "--out", str(tmp_path / "run")])
+    assert summary["init"] == str(shipped) and summary["rounds"][0]["epoch"] == 0
+    out = ScorerPolicy.load(tmp_path / "run" / "policy.npz")
+    assert out.meta["init"] == str(shipped)
+    for a, b in zip(out.trunk_weights + out.head_weights, policy.trunk_weights + policy.head_weights):
+        np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(out.obs_scale, policy.obs_scale)
