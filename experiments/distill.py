@@ -34,6 +34,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
 import json  # noqa: E402
+import shlex  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
@@ -529,7 +530,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     out = Path(args.out or f"runs/distill/{args.env}_s{args.seed}")
     out.mkdir(parents=True, exist_ok=True)
     game = cardenvs.game_class(args.env)(args.players)
-    summary: dict[str, Any] = {"command": "python " + " ".join(sys.argv), "env": args.env,
+    summary: dict[str, Any] = {"command": "python " + shlex.join(sys.argv), "env": args.env,
                                "players": args.players, "teacher": args.teacher,
                                "teacher_budget": budget, "init": args.init, "rounds": []}
     policy_file = out / "policy.npz"

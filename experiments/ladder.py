@@ -24,6 +24,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one BLAS thread per proces
 
 import argparse  # noqa: E402
 import datetime  # noqa: E402
+import shlex  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
@@ -140,7 +141,7 @@ def main(argv: list[str] | None = None) -> list[PairResult]:
         rows.append(r)
         print(f"{lower} -> {upper}: {r.share:.1%} [{r.low:.1%}, {r.high:.1%}] over {r.games} "
               f"({r.seconds / 60:.1f} min)", flush=True)
-    text = markdown(args.env, args.players, rows, "python " + " ".join(sys.argv))
+    text = markdown(args.env, args.players, rows, "python " + shlex.join(sys.argv))
     print(text)
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
