@@ -22,6 +22,7 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one BLAS thread per process (agents.scorer.dense)
 
 import argparse  # noqa: E402
+import json  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -100,8 +101,9 @@ def main(argv: list[str] | None = None) -> list[tuple[str, dict[str, float]]]:
     for name, budget in teachers:
         r = measure(args.env, budget, game, spots)
         rows.append((name, r))
-        print(f"| {name} | {budget or 'the expert'} | {r['agree']:.1%} [{r['low']:.1%}, {r['high']:.1%}] "
-              f"| {r['ms']:.1f} |", flush=True)
+        said = json.dumps(budget) if budget else "the expert's"
+        print(f"| {name} | {said} | {r['agree']:.1%} [{r['low']:.1%}, {r['high']:.1%}] | {r['ms']:.1f} |",
+              flush=True)
     return rows
 
 
