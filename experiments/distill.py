@@ -19,6 +19,10 @@ scores at both depths, as differences from the best move, and the game's own fac
 trained in torch and exported as numpy arrays; it plays without torch as
 ``policy:FILE.npz`` or, shipped as ``agents/policies/<env>.npz``, as the ``trained`` level.
 
+``--teacher-budget JSON`` lays search settings over the expert's (a paired search over
+more worlds gives less noisy labels: ``experiments/teacher_noise.py`` measures that), and
+``--init FILE.npz`` fine-tunes a saved scorer policy instead of a fresh model.
+
 At the end the policy plays ``--eval-games`` games against each ``--eval-levels`` level
 (seats alternating on the same deals, 95% Wilson intervals), and everything (commands,
 agreements, wall times, scores) goes to ``<out>/summary.json``.
