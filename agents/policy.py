@@ -13,6 +13,7 @@ full state for one seat (to cut search rollouts short).
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
@@ -110,6 +111,46 @@ class HeuristicAgent(Agent):
     def choose(self, game: Game[Any, Any], view: Any, legal: list[int]) -> int:
         """The best-scoring legal action, ties broken by the agent's generator."""
         return legal[_argmax_random(self.values(game, view, legal), self.rng)]
+
+
+#: the settings of a :class:`SearchAgent` a caller may change (its search budget)
+SEARCH_SETTINGS = ("simulations", "depth", "max_candidates", "paired", "prior_weight")
+
+
+def settings_from_json(text: str, where: str) -> dict[str, Any]:
+    """A JSON object of settings (a command-line option's text) as a dict.
+
+    ``ValueError`` naming ``where`` when the text is not JSON or not an object.
+    """
+    try:
+        settings = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ValueError(f"{where}: the settings are not JSON ({err.msg}): {text!r}") from None
+    if not isinstance(settings, dict):
+        raise ValueError(f"{where}: the settings must be a JSON object such as "
+                         f'{{"simulations": 96}}, got {text!r}')
+    return settings
+
+
+def check_search_settings(settings: dict[str, Any], where: str) -> dict[str, Any]:
+    """``settings`` if they are valid :class:`SearchAgent` settings (keys of
+    :data:`SEARCH_SETTINGS`, whole numbers >= 1 for the counts, a bool for ``paired``, a
+    number for ``prior_weight``); else ``ValueError`` naming ``where``, the fault and what
+    is allowed."""
+    unknown = sorted(set(settings) - set(SEARCH_SETTINGS))
+    if unknown:
+        raise ValueError(f"{where}: unknown key(s) {', '.join(unknown)}; "
+                         f"allowed: {', '.join(SEARCH_SETTINGS)}")
+    for key in ("simulations", "depth", "max_candidates"):
+        v = settings.get(key, 1)
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise ValueError(f"{where}: {key} must be a whole number >= 1, got {v!r}")
+    if not isinstance(settings.get("paired", False), bool):
+        raise ValueError(f"{where}: paired must be true or false, got {settings['paired']!r}")
+    pw = settings.get("prior_weight", 0.0)
+    if isinstance(pw, bool) or not isinstance(pw, (int, float)):
+        raise ValueError(f"{where}: prior_weight must be a number, got {pw!r}")
+    return settings
 
 
 class SearchAgent(Agent):

@@ -56,45 +56,26 @@ from oracle import oracle_knowledge  # noqa: E402  (this folder)
 
 import agents  # noqa: E402
 import cardenvs  # noqa: E402
+from agents.policy import SEARCH_SETTINGS  # noqa: E402
 from agents.scorer import ScorerPolicy, action_features  # noqa: E402
 from cardenvs.core.loop import Turn, play  # noqa: E402
 
+
 # ----------------------------------------------------------------------------- teachers
-#: the expert's search settings that ``--teacher-budget`` may change (agents.policy.SearchAgent)
-BUDGET_KEYS = ("simulations", "depth", "max_candidates", "paired", "prior_weight")
-
-
 def parse_budget(text: str | None, teacher: str) -> dict[str, Any]:
     """``--teacher-budget``: a JSON object of search settings laid over the expert's own
-    (``{"simulations": 32, "paired": true}``), for ``--teacher expert`` or ``oracle`` only.
+    (``{"simulations": 32, "paired": true}``; keys :data:`agents.policy.SEARCH_SETTINGS`),
+    for ``--teacher expert`` or ``oracle`` only.
 
     ``ValueError`` saying what is wrong and what is allowed for anything else.
     """
+    from agents.policy import check_search_settings, settings_from_json
+
     if not text:
         return {}
     if teacher not in ("expert", "oracle"):
         raise ValueError(f"--teacher-budget changes a search teacher (expert or oracle), not {teacher!r}")
-    try:
-        budget = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ValueError(f"--teacher-budget is not JSON ({err.msg}): {text!r}") from None
-    if not isinstance(budget, dict):
-        raise ValueError(f"--teacher-budget must be a JSON object such as "
-                         f'{{"simulations": 96}}, got {text!r}')
-    unknown = sorted(set(budget) - set(BUDGET_KEYS))
-    if unknown:
-        raise ValueError(f"--teacher-budget: unknown key(s) {', '.join(unknown)}; "
-                         f"allowed: {', '.join(BUDGET_KEYS)}")
-    for key in ("simulations", "depth", "max_candidates"):
-        v = budget.get(key, 1)
-        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-            raise ValueError(f"--teacher-budget: {key} must be a whole number >= 1, got {v!r}")
-    if not isinstance(budget.get("paired", False), bool):
-        raise ValueError(f"--teacher-budget: paired must be true or false, got {budget['paired']!r}")
-    pw = budget.get("prior_weight", 0.0)
-    if isinstance(pw, bool) or not isinstance(pw, (int, float)):
-        raise ValueError(f"--teacher-budget: prior_weight must be a number, got {pw!r}")
-    return budget
+    return check_search_settings(settings_from_json(text, "--teacher-budget"), "--teacher-budget")
 
 
 def make_teacher(env: str, teacher: str, budget: dict[str, Any], seed: int) -> tuple[Any, Any]:
@@ -474,7 +455,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                          "the other hands: a diagnostic teacher)")
     ap.add_argument("--teacher-budget", default=None, metavar="JSON",
                     help="search settings laid over the expert's, for a stronger (slower) teacher: "
-                         "a JSON object with any of " + ", ".join(BUDGET_KEYS) +
+                         "a JSON object with any of " + ", ".join(SEARCH_SETTINGS) +
                          """ (e.g. '{"simulations": 32, "paired": true}')""")
     ap.add_argument("--student", default="planner", help="who plays the labelled seat in round 0")
     ap.add_argument("--init", default=None, metavar="FILE.npz",

@@ -49,7 +49,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import agents.games.rummy432 as rk  # noqa: E402
 import cardenvs  # noqa: E402
 from agents.ladder import spec  # noqa: E402
-from agents.policy import HeuristicAgent, SearchAgent  # noqa: E402
+from agents.policy import (  # noqa: E402
+    SEARCH_SETTINGS,
+    HeuristicAgent,
+    SearchAgent,
+    check_search_settings,
+    settings_from_json,
+)
 from cardenvs.core.loop import play  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -58,7 +64,7 @@ from oracle import oracle_knowledge  # noqa: E402  (this folder)
 #: module constants of agents.games.rummy432 a variant may set
 INFERENCE_KEYS = ("HAND_MODEL", "W_PASSED", "W_THREW", "INFER_SWAPS", "LIK_SAMPLES", "LIK_BETA")
 #: SearchAgent arguments a variant may set
-BUDGET_KEYS = ("simulations", "max_candidates", "depth", "prior_weight")
+BUDGET_KEYS = tuple(k for k in SEARCH_SETTINGS if k != "paired")  # the expert's search is paired
 
 
 #: the expert's knowledge, but its worlds are the true state with the pile shuffled
@@ -83,18 +89,15 @@ def parse_variant(text: str) -> tuple[str, dict[str, Any]]:
     name, sep, body = text.partition("=")
     if not sep or not name.isidentifier():
         raise ValueError(f"a variant is NAME=JSON, e.g. 'wide={{\"W_PASSED\": 0.05}}', got {text!r}")
-    try:
-        settings = json.loads(body)
-    except json.JSONDecodeError as err:
-        raise ValueError(f"variant {name}: its settings are not JSON ({err})") from None
-    if not isinstance(settings, dict):
-        raise ValueError(f"variant {name}: the settings must be a JSON object, got {body!r}")
+    settings = settings_from_json(body, f"variant {name}")
     allowed = INFERENCE_KEYS + BUDGET_KEYS
     for key, value in settings.items():
         if key not in allowed:
             raise ValueError(f"variant {name}: unknown setting {key!r}; allowed: {', '.join(allowed)}")
-        if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
+        if key in INFERENCE_KEYS and (not isinstance(value, (int, float)) or isinstance(value, bool)
+                                      or value < 0):
             raise ValueError(f"variant {name}: {key} must be a number >= 0, got {value!r}")
+    check_search_settings({k: v for k, v in settings.items() if k in BUDGET_KEYS}, f"variant {name}")
     return name, settings
 
 
@@ -125,8 +128,7 @@ class Probe:
         self.players: dict[str, tuple[dict[str, Any], SearchAgent, rk.Rummy432Knowledge]] = {}
         for i, (name, settings) in enumerate(specs.items()):
             know = CheatKnowledge() if name == "cheat" else rk.Rummy432Knowledge()
-            mine = {**budget, **{k: float(v) if k == "prior_weight" else int(v)
-                                 for k, v in settings.items() if k in BUDGET_KEYS}}
+            mine = {**budget, **{k: v for k, v in settings.items() if k in BUDGET_KEYS}}
             consts = {k: v for k, v in settings.items() if k in INFERENCE_KEYS}
             self.players[name] = (consts, SearchAgent(know, seed=deal * 31 + i, name=name, **mine), know)
         self.oracle_know = CheatKnowledge()
