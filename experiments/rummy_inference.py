@@ -10,7 +10,8 @@ worlds that deal the opponent's hidden cards by what it saw the opponent do this
 
 * every *variant* of the expert for its move, each variant an expert with other inference
   constants of ``agents.games.rummy432`` (``HAND_MODEL``, ``W_PASSED``, ``W_THREW``,
-  ``INFER_SWAPS``, ``LIK_SAMPLES``, ``LIK_BETA``) or another search budget (``simulations``,
+  ``INFER_SWAPS``, ``LIK_SAMPLES``, ``LIK_BETA``, or the opponent tracker's ``FILTER``,
+  ``FILTER_STEPS``, ``FILTER_BETA``, ``FILTER_EPS``) or another search budget (``simulations``,
   ``max_candidates``, ``depth``, or ``prior_weight``: that multiple of the planner's
   score blended into each searched value).  Built in: ``expert`` (as shipped), ``noinfer`` (hidden
   cards dealt uniformly) and ``cheat`` (its worlds hold the opponent's *true* hand; the
@@ -62,7 +63,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from oracle import oracle_knowledge  # noqa: E402  (this folder)
 
 #: module constants of agents.games.rummy432 a variant may set
-INFERENCE_KEYS = ("HAND_MODEL", "W_PASSED", "W_THREW", "INFER_SWAPS", "LIK_SAMPLES", "LIK_BETA")
+INFERENCE_KEYS = ("HAND_MODEL", "W_PASSED", "W_THREW", "INFER_SWAPS", "LIK_SAMPLES", "LIK_BETA",
+                  "FILTER", "FILTER_STEPS", "FILTER_BETA", "FILTER_EPS")
 #: SearchAgent arguments a variant may set
 BUDGET_KEYS = tuple(k for k in SEARCH_SETTINGS if k != "paired")  # the expert's search is paired
 

@@ -35,6 +35,12 @@ heuristics work on a hand's 13 rank counts.
   (``agents/games/rummy432_hand.py``): it predicts the opponent's hidden cards a little
   better, but the expert does not play better with it, so it is off
   (``docs/results/expert/rummy432_v0_hand_model.md``).
+  ``FILTER`` (a number of chains) deals them from a tracker of the opponent's whole round
+  instead (``agents/games/rummy432_filter.py``): trajectories weighed by the planner's
+  chance of every pick and throw the opponent made.  That is the exact posterior under a
+  planner opponent's own policy, yet it predicts the hidden cards no better than the
+  hand-set inference, at many times the cost, so it is off too
+  (``docs/results/expert/rummy432_v0_tracker.md``).
 """
 
 from __future__ import annotations
@@ -68,6 +74,7 @@ from cardenvs.rummy432.state import (
 )
 
 from ..policy import GameAgents, Knowledge
+from . import rummy432_filter as _filter
 from . import rummy432_hand as _hand
 
 # --------------------------------------------------------------------- rank tables
@@ -111,6 +118,10 @@ INFER_SWAPS = 0.5  # conditioning swaps on top of the inferred deal (more makes 
 LIK_SAMPLES = 6  # opponent hands drawn per sampled world, one kept by how well it explains its last throw
 LIK_BETA = 6.0  # sharpness of that likelihood (planner score units)
 HAND_MODEL = 0.0  # 1: deal the opponent's hidden cards by the learned hand model (measured: no better, off)
+FILTER = 0  # chains of the opponent tracker (agents/games/rummy432_filter.py); 0 = off
+FILTER_STEPS = 4  # its Metropolis-Hastings moves per chain and opponent turn
+FILTER_BETA = 6.0  # sharpness of its opponent model (planner score units)
+FILTER_EPS = 0.05  # share of a uniform choice in that model
 
 
 def _shape_key(shape: tuple[int, ...]) -> float:
@@ -297,7 +308,8 @@ class _Ctx:
 class _Memory:
     """What one seat saw of its opponent's play in the current round (2 players)."""
 
-    __slots__ = ("round", "turn", "phase", "throw_hand", "passed", "threw", "opp_throw", "opp_took")
+    __slots__ = ("round", "turn", "phase", "throw_hand", "passed", "threw", "opp_throw", "opp_took",
+                 "filt", "throw_known", "throw_pile", "throw_run_outs")
 
     def __init__(self, rnd: int) -> None:
         self.round = rnd
@@ -311,6 +323,12 @@ class _Memory:
         #: the opponent's latest throw (-1 = none known) and the card it took that turn
         self.opp_throw = -1
         self.opp_took = -1
+        #: the particle filter over the opponent's hand (None: off, or lost track this round)
+        self.filt: _filter.OpponentTracker | None = None
+        #: at the player's latest throw: the opponent's known cards, the pile size, the run-outs
+        self.throw_known: tuple[int, ...] = ()
+        self.throw_pile = 0
+        self.throw_run_outs = 0
 
 
 # ----------------------------------------------------------------------- knowledge
@@ -337,10 +355,10 @@ class Rummy432Knowledge(Knowledge):
         self._root_round = view.round
         self._root_seat = view.seat
         if view.num_players == 2 and view.current == view.seat:
-            self._remember(view)
+            self._remember(view, _rules(game))
         return self._planner(_Ctx(view), legal)
 
-    def _remember(self, view: Rummy432View) -> None:
+    def _remember(self, view: Rummy432View, game: Rummy432Game) -> None:
         """Keep what the player's own successive views tell of the opponent's play.
 
         Only the player's own observations are used: the card it threw last turn (its
@@ -375,10 +393,65 @@ class Rummy432Knowledge(Knowledge):
             m.opp_throw = top if top >= 0 and view.turn >= 1 and view.finished_by < 0 else -1
             m.opp_took = thrown if thrown >= 0 and thrown in view.known[opp] else -1
             m.throw_hand = None
+            if FILTER:
+                self._filter_turn(game, view, m, thrown)
         else:
             m.throw_hand = view.hand
+            m.throw_known, m.throw_pile, m.throw_run_outs = view.known[opp], view.pile_size, view.run_outs
+            if m.filt is not None:
+                m.filt.see(frozenset(view.hand) | frozenset(view.discard))
+                if not m.filt.alive():
+                    m.filt = None
         m.turn = view.turn
         m.phase = view.phase
+
+    def _filter_turn(self, game: Rummy432Game, view: Rummy432View, m: _Memory, thrown: int) -> None:
+        """Move the opponent tracker on by the opponent's turn this pick view shows (start
+        it at the round's first view; drop it when the views do not connect)."""
+        opp = 1 - view.seat
+        y = view.discard_top
+        f = m.filt
+        hand = set(view.hand)
+
+        def score(v: Rummy432View, legal: list[int]) -> np.ndarray:
+            return self._planner(_Ctx(v), legal)
+
+        def fresh(unseen: list[int]) -> _filter.OpponentTracker:
+            rng = np.random.default_rng([view.round, view.seat, view.turn, *view.hand])
+            return _filter.OpponentTracker(game, view.seat, unseen, int(FILTER), int(FILTER_STEPS),
+                                           FILTER_BETA, FILTER_EPS, score, rng)
+
+        def turn(pv: Rummy432View, took: bool, exact: bool) -> _filter.Turn:
+            vis = frozenset(hand | set(pv.discard))
+            return _filter.Turn(pv, vis, took, y, view.finished_by == opp, exact)
+
+        if view.turn == 0:
+            f = fresh([c for c in range(52) if c not in hand and c not in view.discard])
+        elif view.turn == 1 and y >= 0:
+            # the opponent opened the round: it took or passed the first face-up card
+            took = len(view.known[opp]) == 1
+            buried = [c for c in view.discard if c != y]
+            first = view.known[opp][0] if took else (buried[0] if len(buried) == 1 else -1)
+            f = None
+            if first >= 0:
+                f = fresh([c for c in range(52) if c not in hand and c != first])
+                pv = _filter.opponent_pick_view(view, first, took, y, (), view.pile_size + (0 if took else 1),
+                                                view.run_outs, 0)
+                f.add_turn(turn(pv, took, True), frozenset(hand | set(view.discard)))
+        elif f is not None and thrown >= 0 and y >= 0:
+            took = thrown in view.known[opp]
+            exact = view.run_outs == m.throw_run_outs and m.throw_pile > 0
+            pile = m.throw_pile if exact else view.pile_size + (0 if took else 1)
+            pv = _filter.opponent_pick_view(view, thrown, took, y, m.throw_known, pile, m.throw_run_outs,
+                                            view.turn - 1)
+            f.add_turn(turn(pv, took, exact), frozenset(hand | set(view.discard)))
+        else:
+            f = None  # the views do not connect: the hand-set inference deals
+        if f is not None:
+            f.see(frozenset(hand | set(view.discard)))
+            if not f.alive():
+                f = None
+        m.filt = f
 
     def round_memory(self, view: Rummy432View) -> _Memory | None:
         """What this player saw of its opponent's play in ``view``'s round (``None``: nothing
@@ -677,6 +750,17 @@ class Rummy432Knowledge(Knowledge):
             return state
         m = self.round_memory(view)
         pool = hidden + state.pile
+        if FILTER and m is not None and m.filt is not None and m.filt.alive():
+            hand = m.filt.draw(rng)
+            hand_set = set(hand)
+            if (len(hand) == len(state.hands[opp]) and hand_set.issuperset(known)
+                    and hand_set.difference(known).issubset(pool)):
+                rest = [c for c in pool if c not in hand_set]
+                state.hands[opp] = list(hand)
+                state.counts[opp] = rank_counts(hand)
+                state.pile = [rest[i] for i in rng.permutation(len(rest))]
+                state.legal = None
+                return state
         z = None
         w = _hand.weights(game.pack, game.hand_size) if HAND_MODEL else None
         if w is not None:
