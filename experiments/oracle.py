@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import functools
 import os
-import shlex
 import sys
 import time
 from multiprocessing import Pool
@@ -32,6 +31,8 @@ import numpy as np  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from reporting import command_line  # noqa: E402  (this folder)
 
 import agents  # noqa: E402
 import cardenvs  # noqa: E402
@@ -127,10 +128,9 @@ def main(argv: list[str] | None = None) -> tuple[float, float, float]:
     bar.close()
     share = float(np.mean(points))
     lo, hi = wilson(share, len(points))
-    given = argv if argv is not None else sys.argv[1:]
     print(f"| {args.env} | oracle vs {args.against} | {len(points)} | {share:.1%} [{lo:.1%}, {hi:.1%}] "
           f"| {(time.time() - start) / 60:.1f} min |")
-    print(f"Command: `{shlex.join(['python', 'experiments/oracle.py', *given])}`")
+    print(f"Command: `{command_line('oracle.py', argv)}`")
     return share, lo, hi
 
 

@@ -46,6 +46,7 @@ from tqdm import tqdm  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import reporting  # noqa: E402  (this folder)
 from rummy_inference import constants  # noqa: E402  (this folder: sets agents.games.rummy432's constants)
 
 import agents.games.rummy432 as rk  # noqa: E402
@@ -200,7 +201,8 @@ def feed_share(weight: float, w: np.ndarray, games: int, seed: int, pack: str, h
 
 
 def command_line(argv: list[str] | None) -> str:
-    return "python experiments/rummy_hand_model.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    """The shell line that reruns this script."""
+    return reporting.command_line("rummy_hand_model.py", argv)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -294,11 +296,7 @@ def main(argv: list[str] | None = None) -> None:
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     lines += ["", f"Command: `{command_line(argv)}` ({(time.time() - start) / 60:.1f} min).", "",
               f"Measured {datetime.date.today().isoformat()}."]
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text)
+    reporting.publish("\n".join(lines) + "\n", args.out)
 
 
 if __name__ == "__main__":

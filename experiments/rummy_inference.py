@@ -61,6 +61,7 @@ from cardenvs.core.loop import play  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from oracle import oracle_knowledge  # noqa: E402  (this folder)
+from reporting import command_line, publish  # noqa: E402  (this folder)
 
 #: module constants of agents.games.rummy432 a variant may set
 INFERENCE_KEYS = ("HAND_MODEL", "W_PASSED", "W_THREW", "INFER_SWAPS", "LIK_SAMPLES", "LIK_BETA",
@@ -230,16 +231,10 @@ def main(argv: list[str] | None = None) -> str:
     rows = run(args.games, args.seed, specs, args.oracle_worlds, args.oracle_candidates)
     if not rows:
         ap.exit(1, "no searched throw in these games; play more\n")
-    command = "python experiments/rummy_inference.py " + " ".join(
-        a if a.replace("-", "").replace("_", "").replace(".", "").isalnum() else f"'{a}'"
-        for a in (argv if argv is not None else sys.argv[1:]))
-    text = report(rows, specs, command, time.time() - start)
-    print(text)
+    text = report(rows, specs, command_line("rummy_inference.py", argv), time.time() - start)
+    publish(text, args.out)
     if args.out:
-        out = Path(args.out)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(text)
-        out.with_suffix(".json").write_text(json.dumps(rows) + "\n")
+        Path(args.out).with_suffix(".json").write_text(json.dumps(rows) + "\n")
     return text
 
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
-import shlex
 import sys
 import time
 from pathlib import Path
@@ -40,6 +39,7 @@ from tqdm import tqdm  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from reporting import command_line, publish  # noqa: E402  (this folder)
 from rummy_inference import constants  # noqa: E402  (this folder: sets agents.games.rummy432's constants)
 
 import agents.games.rummy432 as rk  # noqa: E402
@@ -179,8 +179,7 @@ def main(argv: list[str] | None = None) -> None:
     rows, clock = measure(args.games, args.seed, deals, args.samples)
     if not rows:
         ap.error("no searched throws in these games; play more")
-    given = argv if argv is not None else sys.argv[1:]
-    command = shlex.join(["python", "experiments/rummy_tracker.py", *given])
+    command = command_line("rummy_tracker.py", argv)
     lines = [
         "# Rummy 4x3x2's opponent tracker: how well each deal predicts the hidden cards",
         "",
@@ -196,11 +195,7 @@ def main(argv: list[str] | None = None) -> None:
         "",
         f"Measured {datetime.date.today().isoformat()}.",
     ]
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text)
+    publish("\n".join(lines) + "\n", args.out)
 
 
 if __name__ == "__main__":

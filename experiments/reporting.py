@@ -1,0 +1,24 @@
+"""What the experiment scripts share when they report: the command that reran them and
+where their tables go."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+
+def command_line(script: str, argv: list[str] | None) -> str:
+    """The shell line that reruns ``experiments/<script>`` with ``argv`` (default: this
+    process's arguments), each argument shell-quoted so JSON settings survive a paste."""
+    given = sys.argv[1:] if argv is None else argv
+    return shlex.join(["python", f"experiments/{script}", *given])
+
+
+def publish(text: str, out: Path | str | None) -> None:
+    """Print a report and, given ``out``, also write it there (making its folder)."""
+    print(text)
+    if out:
+        path = Path(out)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)

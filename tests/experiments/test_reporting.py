@@ -1,0 +1,28 @@
+"""experiments/reporting.py: a reported command reruns the script as given."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "experiments"))
+
+import reporting  # noqa: E402
+
+
+def test_command_line_quotes_json_settings() -> None:
+    argv = ["--games", "4", "--variant", 'long={"FILTER": 32}']
+    line = reporting.command_line("rummy_tracker.py", argv)
+    assert line.startswith("python experiments/rummy_tracker.py --games 4 --variant ")
+    assert shlex.split(line)[2:] == argv
+
+
+def test_publish_prints_and_writes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "deep" / "table.md"
+    reporting.publish("| a |\n", out)
+    assert out.read_text() == "| a |\n" and "| a |" in capsys.readouterr().out
+    reporting.publish("x\n", None)
+    assert capsys.readouterr().out == "x\n\n"
