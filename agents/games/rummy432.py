@@ -323,7 +323,7 @@ class _Memory:
         #: the opponent's latest throw (-1 = none known) and the card it took that turn
         self.opp_throw = -1
         self.opp_took = -1
-        #: the particle filter over the opponent's hand (None: off, or lost track this round)
+        #: the opponent tracker (None: off, or lost track this round)
         self.filt: _filter.OpponentTracker | None = None
         #: at the player's latest throw: the opponent's known cards, the pile size, the run-outs
         self.throw_known: tuple[int, ...] = ()
@@ -412,6 +412,7 @@ class Rummy432Knowledge(Knowledge):
         y = view.discard_top
         f = m.filt
         hand = set(view.hand)
+        seen = frozenset(hand | set(view.discard))  # what the player sees now
 
         def score(v: Rummy432View, legal: list[int]) -> np.ndarray:
             return self._planner(_Ctx(v), legal)
@@ -437,18 +438,18 @@ class Rummy432Knowledge(Knowledge):
                 f = fresh([c for c in range(52) if c not in hand and c != first])
                 pv = _filter.opponent_pick_view(view, first, took, y, (), view.pile_size + (0 if took else 1),
                                                 view.run_outs, 0)
-                f.add_turn(turn(pv, took, True), frozenset(hand | set(view.discard)))
+                f.add_turn(turn(pv, took, True), seen)
         elif f is not None and thrown >= 0 and y >= 0:
             took = thrown in view.known[opp]
             exact = view.run_outs == m.throw_run_outs and m.throw_pile > 0
             pile = m.throw_pile if exact else view.pile_size + (0 if took else 1)
             pv = _filter.opponent_pick_view(view, thrown, took, y, m.throw_known, pile, m.throw_run_outs,
                                             view.turn - 1)
-            f.add_turn(turn(pv, took, exact), frozenset(hand | set(view.discard)))
+            f.add_turn(turn(pv, took, exact), seen)
         else:
             f = None  # the views do not connect: the hand-set inference deals
         if f is not None:
-            f.see(frozenset(hand | set(view.discard)))
+            f.see(seen)  # chains extended but not moved may still hold a card seen now
             if not f.alive():
                 f = None
         m.filt = f

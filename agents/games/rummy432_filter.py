@@ -88,6 +88,8 @@ class OpponentTracker:
         self.score = score
         self.rng = rng
         self.turns: list[Turn] = []
+        #: per turn: the opponent's legal picks and its throw view, hand aside (see _model_views)
+        self._models: list[tuple[list[int], Rummy432View | None]] = []
         #: chains still to be dealt before one repeats (see draw)
         self._order: list[int] = []
         #: moves tried and kept by the latest ``move`` (diagnostics)
@@ -124,10 +126,11 @@ class OpponentTracker:
         if not vis.isdisjoint(hand):
             return None
         pv = tr.view
+        pick_legal, throw_view = self._models[t]
         ll = 0.0
-        if tr.exact and pv.pile_size:
+        if throw_view is not None and len(pick_legal) > 1:
             ll += self._choice_logp(t, False, dataclasses.replace(pv, hand=tuple(sorted(hand))),
-                                    [DRAW, TAKE], TAKE if tr.took else DRAW)
+                                    pick_legal, TAKE if tr.took else DRAW)
         top = pv.discard_top
         if tr.took:
             if tr.throw not in hand:
@@ -150,18 +153,32 @@ class OpponentTracker:
         action = (FINISH0 if tr.finished else THROW0) + tr.throw
         if action not in legal:
             return None
-        if tr.exact and len(legal) > 1:
-            known = pv.known[opp] + ((top,) if tr.took else ())
-            kn = list(pv.known)
-            kn[opp] = tuple(sorted(known))
-            tv = dataclasses.replace(
-                pv, phase="throw", hand=tuple(sorted(h2)), taken=taken,
-                pile_size=pv.pile_size - (0 if tr.took else 1),
-                discard=tuple(c for c in pv.discard if not (tr.took and c == top)),
-                known=tuple(kn),
-            )
-            ll += self._choice_logp(t, True, tv, legal, action)
+        if throw_view is not None and len(legal) > 1:
+            ll += self._choice_logp(t, True, dataclasses.replace(throw_view, hand=tuple(sorted(h2))),
+                                    legal, action)
         return ll, [c for c in h2 if c != tr.throw]
+
+    def _model_views(self, turn: Turn) -> tuple[list[int], Rummy432View | None]:
+        """The opponent's legal picks in ``turn`` and its view at the throw after its pick,
+        hand aside (``None`` when the turn is not weighed), both from the rules: a stand-in
+        hand at the pick, the observed pick played.  Every trajectory shares them."""
+        if not turn.exact:
+            return [], None
+        pv = turn.view
+        known = list(pv.known[1 - self.seat])
+        others = [c for c in range(52) if c not in turn.visible and c not in known]
+        stand_in = known + others[: self.game.hand_size - len(known)]
+        rng = np.random.default_rng(0)
+        try:
+            base = self.game.sample_state(dataclasses.replace(pv, hand=tuple(sorted(stand_in))), rng)
+        except ValueError:  # the public fields do not add up (a reshuffle between): not weighed
+            return [], None
+        legal = list(self.game.legal_actions(base))
+        pick = TAKE if turn.took else DRAW
+        if pick not in legal:
+            return legal, None
+        self.game.apply(base, pick, rng)
+        return legal, self.game.view(base, 1 - self.seat)
 
     def _scratch(self) -> State:
         s = State()
@@ -194,6 +211,7 @@ class OpponentTracker:
         they explain it, then move them (resample-move).  ``visible``: what the player sees
         after that turn."""
         self.turns.append(turn)
+        self._models.append(self._model_views(turn))
         self.visible_now = visible
         t = len(self.turns) - 1
         scratch = self._scratch()

@@ -75,8 +75,8 @@ def test_tracked_hands_agree_with_what_the_player_sees(tracking: None) -> None:
 
 
 def test_the_true_round_stays_possible(tracking: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each opponent turn the tracker absorbs: the view it rebuilt is the opponent's own
-    (hand aside), and the opponent's real deal and draws replay with a finite likelihood."""
+    """Each opponent turn the tracker absorbs: the views it rebuilt (pick and throw) are the
+    opponent's own (hand aside), and the opponent's real deal and draws replay with a finite likelihood."""
     views: dict[tuple[int, int, int, str], Any] = {}
     seen: list[float] = []
     add_turn = rf.OpponentTracker.add_turn
@@ -87,6 +87,16 @@ def test_the_true_round_stays_possible(tracking: None, monkeypatch: pytest.Monke
         r = turn.view.round
         real = views[(opp, r, turn.view.turn, "pick")]
         assert dataclasses.replace(turn.view, hand=real.hand) == real
+        _, throw_view = self._models[-1]
+        if throw_view is not None:  # weighed turns: the throw view is the opponent's own too
+            real_throw = views[(opp, r, turn.view.turn, "throw")]
+            # after a take, the new face-up card is one of the buried ones, whose order no
+            # view keeps (and the planner reads no top in a throw view)
+            rebuilt = dataclasses.replace(throw_view, hand=real_throw.hand,
+                                          discard_top=real_throw.discard_top)
+            assert rebuilt == real_throw
+            if not turn.took:
+                assert throw_view.discard_top == real_throw.discard_top
         first = min(t for (s, rr, t, ph) in views if s == opp and rr == r and ph == "pick")
         dealt = list(views[(opp, r, first, "pick")].hand)
         draws = []
