@@ -108,7 +108,9 @@ def run_matches(matches: Sequence[Match], workers: int = 1, progress: bool = Tru
         return list(it)
 
 
-def _scores(rewards: Sequence[float]) -> list[float]:
+def points(rewards: Sequence[float]) -> list[float]:
+    """Each seat's points from a game's rewards: 1 for the best reward, split evenly when
+    several seats share it, else 0 (how every win share in the project is counted)."""
     best = max(rewards)
     winners = [i for i, r in enumerate(rewards) if r == best]
     return [1.0 / len(winners) if i in winners else 0.0 for i in range(len(rewards))]
@@ -228,7 +230,7 @@ def analyse(results: Sequence[MatchResult], levels: Sequence[str]) -> Report:
             rep.truncated += 1
             continue
         seats = res.match.seats
-        sc = _scores(res.rewards)
+        sc = points(res.rewards)
         for i, lvl in enumerate(seats):
             score_sum[lvl] += sc[i]
             reward_sum[lvl] += res.rewards[i]

@@ -197,7 +197,7 @@ def evaluate(env: str, players: int, policy: Path, level: str, games: int,
     Scores as train.py's ``evaluate`` does: 1 for a sole win, ``1/k`` for a win shared by
     ``k`` (a game truncated by the turn cap is a draw, and counted apart).
     """
-    from agents.tournament import Match, run_matches
+    from agents.tournament import Match, points, run_matches
 
     me = f"policy:{policy}"
     matches = []
@@ -208,9 +208,7 @@ def evaluate(env: str, players: int, policy: Path, level: str, games: int,
     score, truncated = 0.0, 0
     for res in run_matches(matches, workers=1, progress=False):
         seat = res.match.seats.index(me)
-        best = max(res.rewards)
-        winners = [i for i, r in enumerate(res.rewards) if r == best]
-        score += 1.0 / len(winners) if seat in winners else 0.0
+        score += points(res.rewards)[seat]
         truncated += res.truncated
     return LevelResult(score, games, truncated)
 

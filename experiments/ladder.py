@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import agents  # noqa: E402
 import cardenvs  # noqa: E402
-from agents.tournament import Match, run_matches, wilson  # noqa: E402
+from agents.tournament import Match, points, run_matches, wilson  # noqa: E402
 
 
 @dataclass
@@ -72,11 +72,9 @@ def play_pair(env: str, lower: str, upper: str, players: int, games: int, seed: 
     results = run_matches(matches(env, lower, upper, players, games, seed), workers=workers, progress=True)
     total, shared = 0.0, 0
     for g, res in enumerate(results):
-        best = max(res.rewards)
-        winners = [i for i, r in enumerate(res.rewards) if r == best]
-        shared += len(winners) > 1
-        if g % players in winners:
-            total += 1 / len(winners)
+        pts = points(res.rewards)
+        shared += sum(p > 0 for p in pts) > 1
+        total += pts[g % players]
     share = total / len(results)
     lo, hi = wilson(share, len(results))
     return PairResult(lower, upper, len(results), share, lo, hi, shared, time.time() - start)

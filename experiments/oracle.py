@@ -38,7 +38,7 @@ import agents  # noqa: E402
 import cardenvs  # noqa: E402
 from agents.ladder import make_agent, spec  # noqa: E402
 from agents.policy import SearchAgent  # noqa: E402
-from agents.tournament import wilson  # noqa: E402
+from agents.tournament import points, wilson  # noqa: E402
 from cardenvs.core.loop import play  # noqa: E402
 
 #: the face-down pile of each game's state: its order is the only thing the oracle does not see
@@ -87,10 +87,7 @@ def oracle_game(env: str, against: str, deal: int, seat: int) -> float:
     seats[seat] = OracleSeat(env, state, deal * 31 + seat)
     seats[1 - seat] = make_agent(env, against, seed=deal * 31 + 1 - seat)
     play(game, state, seats, rng)
-    r = [float(x) for x in game.returns(state)]
-    best = max(r)
-    winners = [i for i, x in enumerate(r) if x == best]
-    return 1.0 / len(winners) if seat in winners else 0.0
+    return points([float(x) for x in game.returns(state)])[seat]
 
 
 def _oracle_game(args: tuple[str, str, int, int]) -> float:

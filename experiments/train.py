@@ -118,7 +118,7 @@ def make_env_fn(env_name: str, players: int, pool: OpponentPool, seed: int, opti
 def evaluate(env_name: str, players: int, policy_file: str, levels: list[str], games: int,
              seed: int, workers: int) -> dict[str, float]:
     """Score share of the policy against each ladder level (seats rotated)."""
-    from agents.tournament import Match, run_matches
+    from agents.tournament import Match, points, run_matches
 
     out: dict[str, float] = {}
     for level in levels:
@@ -131,9 +131,7 @@ def evaluate(env_name: str, players: int, policy_file: str, levels: list[str], g
         score = 0.0
         for res in results:
             me = res.match.seats.index(f"policy:{policy_file}")
-            best = max(res.rewards)
-            winners = [i for i, r in enumerate(res.rewards) if r == best]
-            score += (1.0 / len(winners)) if me in winners else 0.0
+            score += points(res.rewards)[me]
         out[level] = score / len(results)
     return out
 

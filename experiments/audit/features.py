@@ -73,7 +73,7 @@ import agents  # noqa: E402
 import cardenvs  # noqa: E402
 from agents.base import Agent  # noqa: E402
 from agents.games.lineit import LineItKnowledge  # noqa: E402
-from agents.tournament import Match, play_match, wilson  # noqa: E402
+from agents.tournament import Match, play_match, points, wilson  # noqa: E402
 from cardenvs.core.loop import Turn, play  # noqa: E402
 from cardenvs.lineit.state import A_PASS, A_SCORE, NUM_ACTIONS  # noqa: E402
 
@@ -240,12 +240,6 @@ class CloneAgent(Agent):
 
 
 # ----------------------------------------------------------------------------- evaluation
-def _share(rewards: list[float], me: int) -> float:
-    best = max(rewards)
-    winners = [i for i, r in enumerate(rewards) if r == best]
-    return 1 / len(winners) if me in winners else 0.0
-
-
 def versus(agent: Agent | None, level: str, opponent: str, games: int, base: int = 10_000) -> float:
     """Score of ``agent`` (or of the level ``level`` when None) against ``opponent``, seats
     alternating on the same deals, opponents seeded as ``play_match`` seeds them."""
@@ -255,14 +249,14 @@ def versus(agent: Agent | None, level: str, opponent: str, games: int, base: int
         me, deal = g % 2, base + g // 2
         if agent is None:
             seats = (level, opponent) if me == 0 else (opponent, level)
-            total += _share(play_match(Match(ENV, seats, deal)).rewards, me)
+            total += points(play_match(Match(ENV, seats, deal)).rewards)[me]
             continue
         players: list[Any] = [agents.make_agent(ENV, opponent, seed=deal * 31 + i) for i in range(2)]
         players[me] = agent
         rng = np.random.default_rng(deal)
         state = game.new_state(rng)
         play(game, state, players, rng)
-        total += _share([float(r) for r in game.returns(state)], me)
+        total += points([float(r) for r in game.returns(state)])[me]
     return total / games
 
 

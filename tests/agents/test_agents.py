@@ -138,3 +138,11 @@ def test_grouped_advice_never_ranks_equal_moves_apart(env_name: str) -> None:
         grouped_somewhere |= any(g.equals for g in groups)
         assert coach.advise_view(game, view, legal, top=2, group=True) == groups[:2]
     assert grouped_somewhere  # equal moves do occur, and were folded
+
+
+def test_points_split_a_shared_win() -> None:
+    from agents.tournament import points
+
+    assert points([1.0, -1.0]) == [1.0, 0.0]
+    assert points([1.0, 1.0, -1.0, -1.0]) == [0.5, 0.5, 0.0, 0.0]
+    assert points([0.0, 0.0]) == [0.5, 0.5]
