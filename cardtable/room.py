@@ -140,14 +140,22 @@ class Room:
 
     def sit(self, seat: int, name: str, token: str | None) -> str:
         """A person takes ``seat``; returns its credential (the held ``token`` when it is
-        the seat's own, else a new one, which revokes the old)."""
+        the seat's own, else a new one, which revokes the old).
+
+        While a game is being played only the seat's own token takes a seat: a seat's
+        cards reach only the person who has held it since the deal (or the computer
+        playing it for them), so nobody can sit down at a computer's seat to look at its
+        hand.  Free seats are taken before the deal and between games."""
         s = self.seats[seat]
         own = token is not None and s.token is not None and secrets.compare_digest(s.token, token)
         if s.person and not own:
             raise RoomError(f"seat {seat} is taken by {s.name}; free seats: {self._free_text()}")
-        if not own and s.token is not None and self.status == "playing":
-            raise RoomError(f"seat {seat} is kept for the person who left it until this game ends; "
-                            f"free seats: {self._free_text()}")
+        if not own and self.status == "playing":
+            if s.token is not None:
+                raise RoomError(f"seat {seat} is kept for the person who left it until this game ends "
+                                "(only their link takes it back); watch until the next game")
+            raise RoomError(f"seat {seat} is played by a computer until this game ends: nobody takes a "
+                            "seat during a game; watch, and sit when the host starts the next one")
         s.person = True
         s.name = name
         if not own:
@@ -162,7 +170,9 @@ class Room:
         return not s.person and s.token is not None and self.status == "playing"
 
     def _free_text(self) -> str:
-        free = [str(i) for i, s in enumerate(self.seats) if not s.person and not self.reserved(i)]
+        if self.status == "playing":
+            return "none until this game ends"
+        free = [str(i) for i, s in enumerate(self.seats) if not s.person]
         return ", ".join(free) or "none"
 
     def leave(self, seat: int) -> None:

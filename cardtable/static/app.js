@@ -422,7 +422,9 @@ function renderSeats() {
     }
     if (s.reserved && (you === null || you === undefined)) {
       parts.push(el("span", { class: "muted", text: "kept for the player who left" }));
-    } else if (s.kind !== "person" && (you === null || you === undefined)) {
+    } else if (s.kind !== "person" && (you === null || you === undefined) && room.status !== "playing") {
+      // nobody takes a seat during a game (its cards are its holder's alone): free seats are
+      // offered before the deal and between games
       parts.push(el("button", { class: "btn small sit", type: "button", "data-seat": s.seat, text: "Sit here",
         onclick: () => send({ type: "sit", seat: s.seat, name: myName() }) }));
     }
@@ -437,7 +439,9 @@ function renderSeats() {
       controls.append(el("button", { class: "btn primary", id: "take-back", type: "button", text: `Take back seat ${Number(mySeat) + 1}`,
         onclick: () => send({ type: "sit", seat: Number(mySeat), name: myName() }) }));
     }
-    controls.append(el("p", { class: "muted", text: "You are watching. Pick a free seat to play." }));
+    controls.append(el("p", { class: "muted", text: room.status === "playing"
+      ? "You are watching. Seats are taken before the deal: sit when the next game starts."
+      : "You are watching. Pick a free seat to play." }));
   } else {
     controls.append(el("button", { class: "btn", id: "leave", type: "button", text: "Leave seat",
       title: "a computer player takes over; you can take the seat back", onclick: () => send({ type: "leave" }) }));

@@ -262,6 +262,7 @@ def watch_and_come_back(browsers: list[Any]) -> Any:
         assert not K.css(s, "#my-hand"), "a spectator has no hand"
         assert len(K.css(s, "#board .opp")) == 2, "a spectator sees every seat from outside"
         assert "Watching" in K.css(s, "#status")[0].text
+        assert not K.css(s, ".sit"), "no seat is offered during a game (its cards are its holder's)"
         assert K.room_state(s)["table"]["view"]["hand"] == []
         K.js(s, "window.cardtable.send({type: 'move', id: 0})")
         msg = K.wait(lambda: K.errors(s), what="the refusal")[0]
