@@ -28,6 +28,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import catalog
+from .names import NameError_, clean_name, unique_name
 from .room import Room, RoomError, new_token
 from .store import Store
 from .workers import Job, Pool
@@ -41,8 +42,9 @@ MAX_MESSAGE = 4096
 MAX_QUEUE = 1000
 #: computer moves applied per pass of the event loop (keeps people's latency low under load)
 BOT_MOVES_PER_PASS = 1
-#: the longest name a person may give
-MAX_NAME = 24
+#: the deepest nesting of lists and objects a message or request body may have (the
+#: protocol's own messages are flat objects, room requests one level more)
+MAX_DEPTH = 4
 #: the client-to-server message types and their fields: name -> (types, required)
 FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "hello": {"token": ((str, type(None)), False), "host_token": ((str, type(None)), False)},
@@ -54,6 +56,31 @@ FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "coach": {"on": ((bool,), True)},
     "rematch": {},
 }
+
+
+def too_deep(obj: Any, limit: int = MAX_DEPTH) -> bool:
+    """Whether ``obj`` nests lists and objects more than ``limit`` levels (without recursion)."""
+    stack = [(obj, 1)]
+    while stack:
+        x, depth = stack.pop()
+        if isinstance(x, (list, dict)):
+            if depth > limit:
+                return True
+            stack.extend((y, depth + 1) for y in (x.values() if isinstance(x, dict) else x))
+    return False
+
+
+def parse_json(text: str | bytes) -> Any:
+    """A JSON text as Python data; ``ValueError`` saying what is wrong when it is no JSON or
+    nests more than :data:`MAX_DEPTH` levels (a deep nesting never reaches a recursive
+    parser's limit unhandled)."""
+    try:
+        obj = json.loads(text)
+    except RecursionError:
+        raise ValueError(f"nested too deeply: at most {MAX_DEPTH} levels of lists and objects") from None
+    if too_deep(obj):
+        raise ValueError(f"nested too deeply: at most {MAX_DEPTH} levels of lists and objects")
+    return obj
 
 
 class Conn:
@@ -311,9 +338,10 @@ class Server:
             conn.error(f"message too long: at most {MAX_MESSAGE} bytes")
             return
         try:
-            msg = json.loads(text)
-        except ValueError:
-            conn.error('not JSON: every message is one JSON object with a "type"')
+            msg = parse_json(text)
+        except ValueError as err:
+            words = str(err) if str(err).startswith("nested") else "not JSON"
+            conn.error(f'{words}: every message is one JSON object with a "type"')
             return
         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
             conn.error('every message is one JSON object with a string "type"; the types are '
@@ -362,7 +390,7 @@ class Server:
                 if conn.seat is not None:
                     problems.append(f"you already sit in seat {conn.seat}")
                 else:
-                    name = room.seats[seat].name or room.seat_name(seat)
+                    name = unique_name(room.seats[seat].name or room.seat_name(seat), room.other_names(seat))
                     room.sit(seat, name, token)
                     room.touch()
                     conn.seat, conn.token = seat, token
@@ -382,9 +410,10 @@ class Server:
     def on_sit(self, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
         """Take a free seat."""
         seat = room.check_seat(msg["seat"])
-        name = " ".join(msg["name"].split())
-        if not 1 <= len(name) <= MAX_NAME:
-            raise RoomError(f"a name is 1 to {MAX_NAME} characters")
+        try:
+            name = unique_name(clean_name(msg["name"]), room.other_names(seat))
+        except NameError_ as err:
+            raise RoomError(str(err)) from None
         if conn.seat is not None:
             if conn.seat == seat:
                 raise RoomError(f"you already sit in seat {seat}")
@@ -555,9 +584,10 @@ def create_app(data: str | Path = "./data", bot_delay: float = 0.6, workers: int
         if len(body) > MAX_MESSAGE:
             return _json_error(413, f"the body is over {MAX_MESSAGE} bytes")
         try:
-            obj = json.loads(body or b"{}")
-        except ValueError:
-            return _json_error(400, 'the body must be JSON: {"game", "num_players", "options", "level"}')
+            obj = parse_json(body or b"{}")
+        except ValueError as err:
+            words = str(err) if str(err).startswith("nested") else "the body must be JSON"
+            return _json_error(400, f'{words}: {{"game", "num_players", "options", "level"}}')
         try:
             return JSONResponse(srv().create_room(obj), status_code=201)
         except ValueError as err:

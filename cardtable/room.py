@@ -105,6 +105,10 @@ class Room:
         cast = catalog.game_info(self.env)["cast"]
         return str(cast[seat % len(cast)]) if cast else f"{s.level} {seat}"
 
+    def other_names(self, seat: int) -> list[str]:
+        """The names of every seat but ``seat`` (a name is unique in the room)."""
+        return [self.seat_name(i) for i in range(self.num_players) if i != seat]
+
     def names(self) -> list[str]:
         """Every seat's name."""
         return [self.seat_name(i) for i in range(self.num_players)]
