@@ -15,6 +15,7 @@ import contextlib
 import json
 import logging
 import secrets
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import catalog
+from .limits import RATES, TOTAL, ConnLimits
 from .names import NameError_, clean_name, unique_name
 from .room import Room, RoomError, new_token
 from .store import Store
@@ -40,6 +42,8 @@ STATIC = Path(__file__).resolve().parent / "static"
 MAX_MESSAGE = 4096
 #: messages queued for one client before it is considered gone
 MAX_QUEUE = 1000
+#: how long a connection the server closes gets to receive what was queued before the close
+CLOSE_SECONDS = 5.0
 #: computer moves applied per pass of the event loop (keeps people's latency low under load)
 BOT_MOVES_PER_PASS = 1
 #: the deepest nesting of lists and objects a message or request body may have (the
@@ -84,7 +88,8 @@ def parse_json(text: str | bytes) -> Any:
 
 
 class Conn:
-    """One WebSocket client of a room: who it is (seat, host) and its outgoing queue."""
+    """One WebSocket client of a room: who it is (seat, host), its outgoing queue and its
+    message rates (:mod:`.limits`)."""
 
     def __init__(self, ws: WebSocket) -> None:
         self.ws = ws
@@ -92,18 +97,26 @@ class Conn:
         self.token: str | None = None
         self.host = False
         self.hello = False
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        #: texts to send, or a ``(code, reason)`` to close with
+        self.queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
         self.closed = False
+        self.limits = ConnLimits()
 
     def send_text(self, text: str) -> None:
         """Queue a message (a client that stops reading is dropped)."""
         if self.closed:
             return
         if self.queue.qsize() >= MAX_QUEUE:
-            self.closed = True
-            self.queue.put_nowait(None)
+            self.close(1008, "too many messages waiting: the client stopped reading")
             return
         self.queue.put_nowait(text)
+
+    def close(self, code: int, reason: str) -> None:
+        """Close the connection once what is queued before has been sent."""
+        if self.closed:
+            return
+        self.closed = True
+        self.queue.put_nowait((code, reason[:120]))
 
     def send(self, msg: dict[str, Any]) -> None:
         """Queue a message object."""
@@ -117,9 +130,9 @@ class Conn:
         """Send the queued messages in order until the connection ends."""
         while True:
             text = await self.queue.get()
-            if text is None:
+            if not isinstance(text, str):
                 with contextlib.suppress(Exception):
-                    await self.ws.close(code=1008)
+                    await self.ws.close(code=text[0], reason=text[1])
                 return
             try:
                 await self.ws.send_text(text)
@@ -332,44 +345,69 @@ class Server:
             self.ask_coach(room, seat)
 
     # --------------------------------------------------------------- messages
+    def refuse(self, conn: Conn, message: str, for_type: str | None = None) -> None:
+        """Answer a malformed or over-rate message with an ``error``; a connection that
+        keeps sending them is closed (code 1008), the others of its room stay."""
+        conn.error(message, for_type)
+        if not conn.limits.strikes.take(time.monotonic()):
+            log.warning("closed a connection to room %s: too many refused messages",
+                        conn.ws.path_params.get("room_id"))
+            conn.close(1008, "too many refused messages")
+
     def handle(self, room: Room, conn: Conn, text: str) -> None:
         """One message from a client: checked, then done, or an ``error`` to that client."""
+        now = time.monotonic()
+        total = conn.limits.total
+        if not total.take(now):
+            self.refuse(conn, f"too many messages: at most {TOTAL.words()} (this one was ignored)")
+            return
         if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
-            conn.error(f"message too long: at most {MAX_MESSAGE} bytes")
+            self.refuse(conn, f"message too long: at most {MAX_MESSAGE} bytes")
             return
         try:
             msg = parse_json(text)
         except ValueError as err:
             words = str(err) if str(err).startswith("nested") else "not JSON"
-            conn.error(f'{words}: every message is one JSON object with a "type"')
+            self.refuse(conn, f'{words}: every message is one JSON object with a "type"')
             return
         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-            conn.error('every message is one JSON object with a string "type"; the types are '
-                       + ", ".join(FIELDS))
+            self.refuse(conn, 'every message is one JSON object with a string "type"; the types are '
+                        + ", ".join(FIELDS))
             return
         kind = msg["type"]
         fields = FIELDS.get(kind)
         if fields is None:
-            conn.error(f"unknown message type {kind[:40]!r}; the types are {', '.join(FIELDS)}", None)
+            self.refuse(conn, f"unknown message type {kind[:40]!r}; the types are {', '.join(FIELDS)}", None)
             return
         for name, (types, required) in fields.items():
             if name not in msg or (msg[name] is None and type(None) not in types):
                 if required:
-                    conn.error(f"{kind}: the field {name!r} is missing", kind)
+                    self.refuse(conn, f"{kind}: the field {name!r} is missing", kind)
                     return
                 continue
             value = msg[name]
             if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
                 names = " or ".join("null" if t is type(None) else t.__name__ for t in types)
-                conn.error(f"{kind}: the field {name!r} must be {names}, got {type(value).__name__}", kind)
+                self.refuse(conn, f"{kind}: the field {name!r} must be {names}, got {type(value).__name__}",
+                            kind)
                 return
+        bucket = conn.limits.kind(kind)
+        if not bucket.take(now):
+            self.refuse(conn, f"too many {kind!r} messages: at most {RATES[kind].words()} (this one was "
+                        "ignored)", kind)
+            return
         if kind != "hello" and not conn.hello:
-            conn.error('send "hello" first ({"type": "hello", "token": null, "host_token": null})', kind)
+            self.refuse(conn, 'send "hello" first ({"type": "hello", "token": null, "host_token": null})',
+                        kind)
             return
         try:
             getattr(self, f"on_{kind}")(room, conn, msg)
         except RoomError as err:
             conn.error(str(err), kind)
+            return
+        if kind == "move":  # a played move is paced by the game, not counted
+            bucket.refund()
+            total.refund()
 
     def on_hello(self, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
         """Identify the client: a seat (by its token), the host (by the host token), or a spectator."""
@@ -509,13 +547,16 @@ class Server:
         self.play_move(room, conn.seat, action)
 
     def on_coach(self, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
-        """Switch this seat's coach on or off."""
+        """Switch this seat's coach on or off.  Not written to the file by itself: the switch
+        is saved with the room's next change (a client switches it on again when it comes
+        back), so toggling costs no write."""
         if conn.seat is None:
             raise RoomError("only a seated person has a coach; sit first")
-        room.seats[conn.seat].coach = bool(msg["on"])
-        self.save(room)
-        self.broadcast_room(room)
-        if msg["on"]:
+        on = bool(msg["on"])
+        if room.seats[conn.seat].coach != on:
+            room.seats[conn.seat].coach = on
+            self.broadcast_room(room)
+        if on:
             self.resend_coach(room, conn.seat)
 
     # --------------------------------------------------------------- websocket
@@ -544,6 +585,9 @@ class Server:
             pass
         finally:
             self.conns[room_id].discard(conn)
+            if conn.closed:  # the server closes it: the writer sends what is queued, then the close
+                with contextlib.suppress(BaseException):
+                    await asyncio.wait_for(asyncio.shield(writer), CLOSE_SECONDS)
             conn.closed = True
             writer.cancel()
             with contextlib.suppress(BaseException):

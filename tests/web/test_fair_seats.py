@@ -13,6 +13,7 @@ view but the public one or Ann's own, and no message names a card hidden from An
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -26,14 +27,21 @@ from .test_games import _cards_named, _lists, _pile_runs, _truth
 
 @pytest.fixture(scope="module")
 def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with live_server(tmp_path_factory.mktemp("fair")) as s:
+    # computers pause 30 ms: the game goes on while Ann is away in a sit/leave cycle, but
+    # does not end in the few milliseconds the cycle takes
+    with live_server(tmp_path_factory.mktemp("fair"), bot_delay=0.03) as s:
         yield s
 
 
 def refused(c: Client, msg: dict[str, Any], *words: str) -> str:
-    """Send ``msg`` and read the error it gets; it must contain one of ``words``."""
-    c.send(msg)
-    text = str(c.error()["message"])
+    """Send ``msg`` and read the error it gets; it must contain one of ``words`` (a message
+    over its rate is sent again a moment later: the attacker is patient)."""
+    while True:
+        c.send(msg)
+        text = str(c.error()["message"])
+        if "too many" not in text:
+            break
+        time.sleep(0.5)
     assert any(w in text for w in words), (msg, text)
     return text
 
@@ -97,14 +105,39 @@ def test_no_way_into_another_seat_shows_its_hand(srv: LiveServer) -> None:
     first = ann.until(lambda m: m["type"] == "table" and bool(m["moves"]))
     ann_phone = Client(srv, room, token=ann.token)  # Ann's second device: her own seat
     assert ann_phone.until(lambda m: m["type"] == "seated")["seat"] == 0
-    host_tab = Client(srv, room, host_token=info["host_token"])  # the host's spectator socket
-    eve = Client(srv, room)  # a stranger with the link
-    eve.table()
+    # the host's spectator sockets and a stranger's, fresh ones every round (each socket has
+    # its own message rates: the attacker opens more rather than wait)
+    host_tabs: list[Client] = []
+    strangers: list[Client] = []
 
     bob_done: list[dict[str, Any]] = []
     bob_thread = threading.Thread(target=lambda: bob_done.append(play_randomly(bob, 2, timeout=120)))
 
-    def attack_round(cycle: bool) -> None:
+    def attack_round(cycle: bool) -> dict[str, Any] | None:
+        """One round of attempts at Ann's turn; after a sit/leave cycle, Ann's new table."""
+        host_tab = Client(srv, room, host_token=info["host_token"])
+        eve = Client(srv, room)
+        host_tabs.append(host_tab)
+        strangers.append(eve)
+        eve.table()
+        if cycle:  # sit/leave cycling: Ann leaves, tries a computer's seat, takes hers back
+            ann.send({"type": "leave"})
+            ann.until(lambda m: m["type"] == "room" and m["you"] is None)
+            refused(eve, {"type": "sit", "seat": 0, "name": "Eve"}, "kept for the person who left")
+            refused(host_tab, {"type": "sit", "seat": 0, "name": "Ann"}, "kept for the person who left")
+            refused(ann, {"type": "sit", "seat": 2 + len(strangers) % 2, "name": "Ann"},
+                    "played by a computer")
+            while True:  # her own token: back in her seat
+                ann.send({"type": "sit", "seat": 0, "name": "Ann"})
+                if ann.until(lambda m: m["type"] in ("seated", "error"))["type"] == "seated":
+                    break
+                time.sleep(0.5)  # over the rate: again in a moment
+            ann.until(lambda m: m["type"] == "room" and m["you"] == 0)
+            back = ann.table()  # sent after the room message: the table now
+            # leaving left her phone a spectator too; its hello with her token seats it again
+            ann_phone.send({"type": "hello", "token": ann.token, "host_token": None})
+            ann_phone.until(lambda m: m["type"] == "seated")
+            return back
         for seat in (2, 3):
             refused(eve, {"type": "sit", "seat": seat, "name": "Eve"}, "played by a computer")
             refused(host_tab, {"type": "sit", "seat": seat, "name": "Ann"}, "played by a computer")
@@ -116,23 +149,11 @@ def test_no_way_into_another_seat_shows_its_hand(srv: LiveServer) -> None:
         refused(eve, {"type": "hello", "token": "x" * 32, "host_token": elsewhere["host_token"]},
                 "host token is wrong")
         assert "no seat's credential" in eve.error()["message"]  # both credentials are refused
-        refused(ann, {"type": "hello", "token": foreign.token, "host_token": None}, "no seat's credential")
+        refused(ann_phone, {"type": "hello", "token": foreign.token, "host_token": None},
+                "no seat's credential")
         refused(eve, {"type": "move", "id": 0}, "sit first")
         refused(host_tab, {"type": "level", "seat": 1, "level": "greedy"}, "who is here")
-        if cycle:  # sit/leave cycling: Ann leaves, tries the computers' seats, takes hers back
-            ann.send({"type": "leave"})
-            ann.until(lambda m: m["type"] == "room" and m["you"] is None)
-            for seat in (1, 2, 3):
-                refused(ann, {"type": "sit", "seat": seat, "name": "Ann"}, "played by a computer",
-                        "taken by Bob")
-            refused(eve, {"type": "sit", "seat": 0, "name": "Eve"}, "kept for the person who left")
-            refused(host_tab, {"type": "sit", "seat": 0, "name": "Ann"}, "kept for the person who left")
-            ann.send({"type": "sit", "seat": 0, "name": "Ann"})  # her own token: back in her seat
-            ann.until(lambda m: m["type"] == "seated")
-            ann.until(lambda m: m["type"] == "room" and m["you"] == 0)
-            # leaving left her phone a spectator too; its hello with her token seats it again
-            ann_phone.send({"type": "hello", "token": ann.token, "host_token": None})
-            ann_phone.until(lambda m: m["type"] == "seated")
+        return None
 
     attack_round(cycle=False)
     bob_thread.start()
@@ -141,10 +162,10 @@ def test_no_way_into_another_seat_shows_its_hand(srv: LiveServer) -> None:
     while table["result"] is None:
         if table["moves"] and table["view"]["seat"] == 0:
             if rounds < 4:
-                attack_round(cycle=rounds % 2 == 1)
                 rounds += 1
-                ann.send({"type": "hello", "token": ann.token, "host_token": None})  # the table now
-                table = ann.table()
+                back = attack_round(cycle=rounds % 2 == 1)  # nothing moves on Ann's turn meanwhile
+                if back is not None:
+                    table = back
                 continue
             ann.send({"type": "move", "id": table["moves"][0]["id"], "step": table["step"]})
         table = ann.table(timeout=60)
@@ -156,6 +177,7 @@ def test_no_way_into_another_seat_shows_its_hand(srv: LiveServer) -> None:
     ann.send({"type": "rematch"})
     ann.until(lambda m: m["type"] == "table" and m["game_index"] == 1)
     bob.close()
+    host_tab, eve = host_tabs[-1], strangers[-1]
     host_tab.until(lambda m: m["type"] == "room" and not m["seats"][1]["connected"])
     host_tab.send({"type": "level", "seat": 1, "level": "random"})
     host_tab.until(lambda m: m["type"] == "room" and m["seats"][1]["kind"] == "computer")
@@ -165,7 +187,7 @@ def test_no_way_into_another_seat_shows_its_hand(srv: LiveServer) -> None:
     record = HTTP.get(srv.url + f"/api/rooms/{room}/games/0").json()
     # the first game's messages only: the truth is that game's record
     clients: list[tuple[int | None, list[str], list[dict[str, Any]]]] = []
-    for own, c in ((0, ann), (0, ann_phone), (None, host_tab), (None, eve)):
+    for own, c in [(0, ann), (0, ann_phone)] + [(None, c) for c in host_tabs + strangers]:
         cut = next((i for i, m in enumerate(c.seen) if m.get("game_index") == 1), len(c.seen))
         clients.append((own, c.texts[:cut], c.seen[:cut]))
     checked = check_no_hidden_card(record, clients)
