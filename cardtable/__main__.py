@@ -37,6 +37,13 @@ def main(argv: list[str] | None = None) -> int:
     import uvicorn
 
     from .app import create_app
+    from .store import StorageError, Store
+
+    try:  # a damaged file stops the server here, loudly, before anything is served
+        Store(args.data).close()
+    except StorageError as err:
+        print(f"cardtable: cannot start: {err}", file=sys.stderr, flush=True)
+        return 2
 
     app = create_app(args.data, bot_delay=args.bot_delay, workers=args.workers)
     print(f"cardtable: http://{args.host}:{args.port}/  (data in {os.path.abspath(args.data)})", flush=True)

@@ -15,6 +15,7 @@ import contextlib
 import json
 import logging
 import secrets
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -28,7 +29,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from . import catalog
+from . import catalog, pages
 from .limits import RATES, TOTAL, ConnLimits
 from .names import NameError_, clean_name, unique_name
 from .room import Room, RoomError, new_token
@@ -44,6 +45,10 @@ MAX_MESSAGE = 4096
 MAX_QUEUE = 1000
 #: how long a connection the server closes gets to receive what was queued before the close
 CLOSE_SECONDS = 5.0
+#: seconds a computer waits before trying again a move that could not be saved
+RETRY_SECONDS = 1.0
+#: what a failed write to the file raises
+STORAGE_ERRORS = (sqlite3.Error, OSError)
 #: computer moves applied per pass of the event loop (keeps people's latency low under load)
 BOT_MOVES_PER_PASS = 1
 #: the deepest nesting of lists and objects a message or request body may have (the
@@ -85,6 +90,10 @@ def parse_json(text: str | bytes) -> Any:
     if too_deep(obj):
         raise ValueError(f"nested too deeply: at most {MAX_DEPTH} levels of lists and objects")
     return obj
+
+
+class StorageFailed(RuntimeError):
+    """A new room could not be written (the request is answered 503)."""
 
 
 class Conn:
@@ -155,13 +164,21 @@ class Server:
         self._tasks: set[asyncio.Task[Any]] = set()
         #: computer moves applied per pass of the event loop, at most
         self.gate = asyncio.Semaphore(BOT_MOVES_PER_PASS)
-        for data_room in self.store.rooms():
+        #: rooms whose saved row could not be loaded: id -> what went wrong (their links say so)
+        self.broken: dict[str, str] = {}
+        for room_id, text, _updated in self.store.rooms():
             try:
-                pd = data_room.get("play")
-                moves = [] if pd is None else self.store.moves(data_room["id"], pd["index"])
+                data_room = json.loads(text)
+                pd = data_room["play"]
+                moves = [] if pd is None else self.store.moves(room_id, pd["index"])
                 room = Room.restore(data_room, moves)
-            except Exception:  # one bad row must not stop the others
-                log.exception("could not restore room %s", data_room.get("id"))
+                if room.id != room_id:
+                    raise ValueError(f"the row of room {room_id} holds room {room.id!r}")
+            except Exception as err:  # one bad row must not stop the others, nor go unnoticed
+                why = f"{type(err).__name__}: {str(err)[:200]}"
+                log.error("room %s could not be loaded from %s and is skipped (%s); its link says so",
+                          room_id, self.store.path, why)
+                self.broken[room_id] = why
                 continue
             self.rooms[room.id] = room
             self.conns[room.id] = set()
@@ -197,14 +214,28 @@ class Server:
             room_id = secrets.token_urlsafe(6)
         host_token = new_token()
         room = Room(room_id, env, n, options, level, host_token)
+        try:
+            self.store.save_room(room.id, room.snapshot())
+        except STORAGE_ERRORS as err:
+            log.error("could not save a new room: %s", err)
+            raise StorageFailed(f"the table could not save the new room ({err}); try again later") from None
         self.rooms[room_id] = room
         self.conns[room_id] = set()
-        self.save(room)
         return {"room": room_id, "host_token": host_token, "link": f"/room/{room_id}"}
 
-    def save(self, room: Room, move: bool = False, record: dict[str, Any] | None = None) -> None:
-        """Write the room (and the move just played, and a finished game's record)."""
-        self.store.save_room(room.id, room.snapshot(), room.last_move() if move else None, record)
+    def commit(self, room: Room, memo: tuple[Any, ...], move: bool = False,
+               record: dict[str, Any] | None = None) -> None:
+        """Write the room as it is now (and the move just played, and a finished game's
+        record).  When the write fails the change is undone (back to ``memo``, taken before
+        it) and ``RoomError`` tells the one who asked: what the file holds is what everyone
+        sees, nobody is told of a change the file does not have."""
+        try:
+            self.store.save_room(room.id, room.snapshot(), room.last_move() if move else None, record)
+        except STORAGE_ERRORS as err:
+            room.undo(memo)
+            log.error("could not save room %s (%s): the change was undone", room.id, err)
+            raise RoomError(f"the table could not save this ({err}), so nothing changed; "
+                            "try again in a moment") from None
 
     def connected(self, room: Room) -> list[int]:
         """How many clients are connected to each seat."""
@@ -264,6 +295,7 @@ class Server:
         players run without pauses.
         """
         loop = asyncio.get_running_loop()
+        failed = False
         while room.status == "playing":
             seat = room.current()
             if seat < 0 or room.seats[seat].person or self.rooms.get(room.id) is not room:
@@ -285,9 +317,16 @@ class Server:
                         and room.seats[seat].level == level):
                     if action is None:
                         action = await self._think(room, seat, level)  # random: at once, inline
-                    self.play_move(room, seat, action)
+                    try:
+                        self.play_move(room, seat, action)
+                    except RoomError as err:  # not saved, so not played: think again in a while
+                        log.error("room %s: the computer's move was not played: %s", room.id, err)
+                        failed = True
                 # else the table changed while it thought: think again about the new one
                 await asyncio.sleep(0)  # hold the gate for one pass of the loop
+            if failed:
+                failed = False
+                await asyncio.sleep(RETRY_SECONDS)
 
     async def _think(self, room: Room, seat: int, level: str) -> int:
         """A computer's move for the current position (a random legal move if it fails)."""
@@ -301,9 +340,11 @@ class Server:
             return job.legal[secrets.randbelow(len(job.legal))]
 
     def play_move(self, room: Room, seat: int, action: Any) -> None:
-        """Apply a checked move, save it, tell everyone, and go on (``RoomError`` if refused)."""
+        """Apply a checked move, save it, tell everyone, and go on (``RoomError`` if refused,
+        or if it could not be saved: then it is not played)."""
+        memo = room.memo()
         record = room.apply(seat, action)
-        self.save(room, move=True, record=record)
+        self.commit(room, memo, move=True, record=record)
         if record is not None:
             self.broadcast_room(room)  # the status first: the table that follows shows the result
         self.broadcast_table(room)
@@ -429,11 +470,15 @@ class Server:
                     problems.append(f"you already sit in seat {conn.seat}")
                 else:
                     name = unique_name(room.seats[seat].name or room.seat_name(seat), room.other_names(seat))
+                    memo = room.memo()
                     room.sit(seat, name, token)
-                    room.touch()
-                    conn.seat, conn.token = seat, token
-                    self.save(room)
-                    conn.send({"type": "seated", "seat": seat, "token": token})
+                    try:
+                        self.commit(room, memo)
+                    except RoomError as err:
+                        problems.append(str(err))
+                    else:
+                        conn.seat, conn.token = seat, token
+                        conn.send({"type": "seated", "seat": seat, "token": token})
         for p in problems:
             conn.error(p, "hello")
         if first or conn.seat is not None:
@@ -456,14 +501,14 @@ class Server:
             if conn.seat == seat:
                 raise RoomError(f"you already sit in seat {seat}")
             raise RoomError(f"you already sit in seat {conn.seat}; leave it first")
+        memo = room.memo()
         token = room.sit(seat, name, conn.token)
+        self.commit(room, memo)
         if token != conn.token:  # a new credential: other clients holding the old one lose the seat
             for c in self.conns.get(room.id, ()):
                 if c.seat == seat:
                     c.seat = None
-        room.touch()
         conn.seat, conn.token = seat, token
-        self.save(room)
         conn.send({"type": "seated", "seat": seat, "token": token})
         self.broadcast_room(room)
         self.send_table(room, conn)
@@ -474,9 +519,9 @@ class Server:
         if conn.seat is None:
             raise RoomError("you do not sit at this table")
         seat = conn.seat
+        memo = room.memo()
         room.leave(seat)
-        room.touch()
-        self.save(room)
+        self.commit(room, memo)
         for c in self.conns.get(room.id, ()):
             if c.seat == seat:
                 c.seat = None
@@ -492,13 +537,17 @@ class Server:
         """The host sets a computer seat's level (a disconnected person's seat becomes a computer)."""
         self._host(conn, "set levels")
         seat = room.check_seat(msg["seat"])
-        if room.seats[seat].person:
-            if self.connected(room)[seat]:
-                raise RoomError(f"seat {seat} is played by {room.seat_name(seat)}, who is here")
-            room.leave(seat)
-        room.set_level(seat, msg["level"])
-        room.touch()
-        self.save(room)
+        if room.seats[seat].person and self.connected(room)[seat]:
+            raise RoomError(f"seat {seat} is played by {room.seat_name(seat)}, who is here")
+        memo = room.memo()
+        try:
+            if room.seats[seat].person:
+                room.leave(seat)
+            room.set_level(seat, msg["level"])
+        except RoomError:
+            room.undo(memo)
+            raise
+        self.commit(room, memo)
         self.broadcast_room(room)
         self.kick(room)
 
@@ -518,8 +567,9 @@ class Server:
         self._deal(room)
 
     def _deal(self, room: Room) -> None:
+        memo = room.memo()
         room.start()
-        self.save(room)
+        self.commit(room, memo)
         self.broadcast_room(room)
         self.broadcast_table(room)
         self.kick(room)
@@ -566,7 +616,10 @@ class Server:
         await ws.accept()
         room = self.rooms.get(room_id)
         if room is None:
-            await ws.close(code=4404, reason="no such room")
+            if room_id in self.broken:
+                await ws.close(code=4500, reason="this room could not be loaded")
+            else:
+                await ws.close(code=4404, reason="no such room")
             return
         conn = Conn(ws)
         self.conns[room_id].add(conn)
@@ -613,8 +666,9 @@ def create_app(data: str | Path = "./data", bot_delay: float = 0.6, workers: int
         return server
 
     async def index(request: Request) -> Response:
-        if "room_id" in request.path_params and request.path_params["room_id"] not in srv().rooms:
-            return _json_error(404, f"no room {request.path_params['room_id'][:40]!r} on this server")
+        room_id = request.path_params.get("room_id")
+        if room_id is not None and room_id not in srv().rooms:
+            return pages.broken_room(room_id) if room_id in srv().broken else pages.no_room(room_id)
         page = STATIC / "index.html"
         if not page.exists():
             return _json_error(404, "the client (cardtable/static/index.html) is not installed")
@@ -636,11 +690,17 @@ def create_app(data: str | Path = "./data", bot_delay: float = 0.6, workers: int
             return JSONResponse(srv().create_room(obj), status_code=201)
         except ValueError as err:
             return _json_error(400, str(err))
+        except StorageFailed as err:
+            return _json_error(503, str(err))
 
     def room_of(request: Request) -> Room:
-        room = srv().rooms.get(request.path_params["room_id"])
+        room_id = request.path_params["room_id"]
+        room = srv().rooms.get(room_id)
         if room is None:
-            raise HTTPException(404, f"no room {request.path_params['room_id'][:40]!r} on this server")
+            if room_id in srv().broken:
+                raise HTTPException(503, f"room {room_id[:40]!r} could not be loaded from the file when the "
+                                         "server started (the server's log says why)")
+            raise HTTPException(404, f"no room {room_id[:40]!r} on this server")
         return room
 
     async def room_info(request: Request) -> Response:
@@ -675,6 +735,9 @@ def create_app(data: str | Path = "./data", bot_delay: float = 0.6, workers: int
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
+        if not request.url.path.startswith("/api/") and exc.status_code == 404:  # a page, for people
+            return pages.error_page(404, "Nothing here",
+                                    f"There is no page at {request.url.path[:80]} on this table.")
         detail = exc.detail
         if exc.status_code == 405:
             detail = f"{request.method} is not allowed on {request.url.path}"

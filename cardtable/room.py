@@ -165,6 +165,7 @@ class Room:
         if not own:
             s.token = new_token()
         assert s.token is not None
+        self.touch()
         return s.token
 
     def reserved(self, seat: int) -> bool:
@@ -184,6 +185,7 @@ class Room:
         s = self.seats[seat]
         s.person = False
         s.coach = False
+        self.touch()
 
     def set_level(self, seat: int, level: Any) -> None:
         """The host sets a computer seat's level."""
@@ -191,6 +193,7 @@ class Room:
             allowed = ", ".join(catalog.table_levels(self.env))
             raise RoomError(f"level must be one of {allowed}, got {level!r}")
         self.seats[seat].level = level
+        self.touch()
 
     # ------------------------------------------------------------------ play
     def start(self, seed: int | None = None) -> None:
@@ -321,6 +324,28 @@ class Room:
         return msg
 
     # ------------------------------------------------------------- persistence
+    def memo(self) -> tuple[Any, ...]:
+        """What :meth:`undo` needs to bring the room back to now (cheap: a copy of the
+        game's state, not a snapshot; taken before every change the server saves)."""
+        p = self.play
+        played = None if p is None else (self.game.clone(p.state), p.rng.bit_generator.state, len(p.ids),
+                                         p.round_result, p.result, p.finished)
+        return ([dict(vars(s)) for s in self.seats], self.status, self.games_played, self.host_token,
+                p, played)
+
+    def undo(self, memo: tuple[Any, ...]) -> None:
+        """Bring the room back to where it was when :meth:`memo` was taken (a change whose
+        save failed: what the file holds is what everyone sees)."""
+        seats, self.status, self.games_played, self.host_token, p, played = memo
+        self.seats = [Seat(**s) for s in seats]
+        self.play = p
+        if p is not None:
+            state, rng, n, p.round_result, p.result, p.finished = played
+            p.state = state
+            p.rng.bit_generator.state = rng
+            del p.ids[n:], p.movers[n:], p.log[n:]
+        self.touch()
+
     def snapshot(self) -> dict[str, Any]:
         """Everything needed to carry on after a restart (JSON-ready)."""
         p = self.play

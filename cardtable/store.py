@@ -6,6 +6,12 @@ that led to it (the move history is one row per move) are written in one transac
 after every change, so a server killed at any moment restarts
 from the last move it answered.  A finished game's record is written in the same
 transaction as the snapshot that ends the game.
+
+A damaged file is never used quietly: :class:`Store` checks the file when it opens it
+(``PRAGMA quick_check``) and raises :class:`StorageError` naming the file and what is
+wrong, and the server refuses to start (``docs/table.md``, "When the file is damaged").  A
+row that cannot be read is the server's to skip, loudly (:meth:`Store.rooms` hands out the
+raw rows).
 """
 
 from __future__ import annotations
@@ -47,17 +53,42 @@ CREATE TABLE IF NOT EXISTS games (
 """
 
 
+class StorageError(RuntimeError):
+    """The data file cannot be used (damaged, or not a database); the message names it."""
+
+
+def recovery_hint(path: Path) -> str:
+    """What an operator can do with a damaged file."""
+    return (f"Nothing was changed. Stop here, keep a copy of {path.name}, then either move it "
+            f"aside (the table starts empty) or recover what can be read: "
+            f"sqlite3 {path} .recover | sqlite3 recovered.sqlite3, and put that in its place")
+
+
 class Store:
-    """The SQLite file of one server (used from the event loop's thread only)."""
+    """The SQLite file of one server (used from the event loop's thread only).
+
+    ``StorageError`` when the file is damaged or is no database."""
 
     def __init__(self, data_dir: str | Path) -> None:
         self.dir = Path(data_dir)
         self.dir.mkdir(parents=True, exist_ok=True)
         self.path = self.dir / "cardtable.sqlite3"
         self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")  # with WAL: a killed process loses nothing
-        self.db.executescript(SCHEMA)
+        try:
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")  # with WAL: a killed process loses nothing
+            problems = [row[0] for row in self.db.execute("PRAGMA quick_check(20)")]
+            if problems != ["ok"]:
+                raise StorageError(f"the data file {self.path} is damaged (SQLite's quick_check: "
+                                   f"{'; '.join(problems[:5])}). {recovery_hint(self.path)}")
+            self.db.executescript(SCHEMA)
+        except sqlite3.DatabaseError as err:
+            self.db.close()
+            raise StorageError(f"the data file {self.path} cannot be read ({err}). "
+                               f"{recovery_hint(self.path)}") from None
+        except StorageError:
+            self.db.close()
+            raise
         # Checkpoints (copying the WAL into the file, with an fsync) run on a thread of their
         # own, not after a commit on the event loop, where a slow disk would stall every room.
         self.db.execute("PRAGMA wal_autocheckpoint=0")
@@ -83,6 +114,8 @@ class Store:
         its record, in one transaction."""
         text = json.dumps(data, separators=(",", ":"))
         now = time.time()
+        if self.db.in_transaction:  # a failed write whose ROLLBACK failed too
+            self.db.rollback()
         self.db.execute("BEGIN")
         try:
             self.db.execute(
@@ -107,10 +140,11 @@ class Store:
             self.db.execute("ROLLBACK")
             raise
 
-    def rooms(self) -> Iterator[dict[str, Any]]:
-        """Every saved room's snapshot."""
-        for (text,) in self.db.execute("SELECT data FROM rooms ORDER BY updated"):
-            yield json.loads(text)
+    def rooms(self) -> list[tuple[str, str, float]]:
+        """Every saved room as its row: ``(id, snapshot JSON text, time of its last write)``
+        (parsing is the caller's, so that one bad row stops nothing)."""
+        return [(str(i), str(t), float(u)) for i, t, u in
+                self.db.execute("SELECT id, data, updated FROM rooms ORDER BY updated")]
 
     def moves(self, room_id: str, game: int) -> list[dict[str, Any]]:
         """The moves of one game of a room, in order (``{"step", "seat", "action", "text", "label"}``)."""

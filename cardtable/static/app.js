@@ -32,6 +32,7 @@ const S = {
   roundShown: null,
   records: [],
   recordsFor: -1,
+  gone: false, // the room will not come back: no more reconnecting
 };
 
 // ------------------------------------------------------------------------ storage
@@ -314,14 +315,51 @@ function connect() {
     try { msg = JSON.parse(ev.data); } catch { return; }
     handle(msg);
   };
-  ws.onclose = () => {
+  ws.onclose = (ev) => {
     S.wsOpen = false;
-    if (S.ws !== ws) return;
+    if (S.ws !== ws || S.gone) return;
+    if (GONE[ev.code]) {
+      roomGone(GONE[ev.code]);
+      return;
+    }
     document.body.classList.add("offline");
-    setText("status", "Connection lost \u2014 reconnecting\u2026");
-    S.retry = Math.min(S.retry + 1, 6);
-    setTimeout(connect, 500 * S.retry);
+    S.retry += 1;
+    setText("status", `Connection lost \u2014 reconnecting\u2026${S.retry > 1 ? ` (try ${S.retry})` : ""}`);
+    // the server may be up while the room is not (restarted without it): ask it, so that
+    // nobody waits on "reconnecting" for a room that will never come back
+    if (S.retry >= 2) checkRoom();
+    setTimeout(() => { if (!S.gone) connect(); }, 500 * Math.min(S.retry, 6));
   };
+}
+
+// close codes that mean the room will not come back: what to tell the person
+const GONE = {
+  4404: "This room is not on the server (any more). The link may be wrong, or the server lost the room.",
+  4410: "This room has expired: nobody played in it for a long time. Its finished games' records are kept.",
+  4500: "This room could not be loaded on the server. Its operator has been told; the other rooms are fine.",
+};
+
+async function checkRoom() {
+  let res;
+  try { res = await fetch(`/api/rooms/${encodeURIComponent(S.roomId)}`); } catch { return; } // still down
+  if (res.status === 404 || res.status === 410 || res.status === 503) {
+    let body = null;
+    try { body = await res.json(); } catch { body = null; }
+    roomGone(GONE[{ 404: 4404, 410: 4410, 503: 4500 }[res.status]] + (body && body.error ? ` (${body.error})` : ""));
+  }
+}
+
+/** The room is gone for good: say so and stop reconnecting. */
+function roomGone(message) {
+  if (S.gone) return;
+  S.gone = true;
+  if (S.ws) S.ws.close();
+  document.body.classList.add("offline");
+  document.body.dataset.page = "gone";
+  document.getElementById("app").replaceChildren(el("main", { class: "errorpage", id: "room-gone" },
+    el("h1", { text: "This room is gone" }),
+    el("p", { class: "lede", text: message }),
+    el("p", {}, el("a", { class: "btn primary", href: "/", text: "Start a new game" }))));
 }
 
 function send(msg) {

@@ -96,8 +96,14 @@ def test_http_errors_are_json_4xx(srv: LiveServer) -> None:
     assert r.status_code == 413 and "4096" in r.json()["error"]
     r = HTTP.get(srv.url + "/api/rooms/nope")
     assert r.status_code == 404 and "no room" in r.json()["error"]
+    # a wrong link is a page for people, not JSON
     r = HTTP.get(srv.url + "/room/nope")
-    assert r.status_code == 404 and "no room" in r.json()["error"]
+    assert r.status_code == 404 and r.headers["content-type"].startswith("text/html")
+    assert "No such room" in r.text and "nope" in r.text and 'href="/"' in r.text
+    r = HTTP.get(srv.url + "/room/%3Cscript%3Ealert(1)%3C%2Fscript%3E")
+    assert r.status_code == 404 and "<script>" not in r.text and "&lt;script&gt;" in r.text
+    r = HTTP.get(srv.url + "/nowhere")
+    assert r.status_code == 404 and r.headers["content-type"].startswith("text/html")
     r = HTTP.get(srv.url + "/api/rooms")
     assert r.status_code == 405 and "GET is not allowed" in r.json()["error"]
     r = HTTP.get(srv.url + "/api/nothing")
