@@ -38,10 +38,11 @@ class Local:
 
 class ServerProcess(Local):
     """``python -m cardtable --data DATA`` on a free port (computers at ``bot_delay``,
-    ``workers`` processes), its output in ``DATA/server.log``; ready once it answers."""
+    ``workers`` processes, more ``args``), its output in ``DATA/server.log``; ready once it
+    answers.  ``new_session``: in a session and process group of its own (led by it)."""
 
     def __init__(self, data: str | Path, bot_delay: float = 0.0, workers: int = 0,
-                 timeout: float = 60.0) -> None:
+                 timeout: float = 60.0, args: tuple[str, ...] = (), new_session: bool = False) -> None:
         self.port = free_port()
         self.data = Path(data)
         self.data.mkdir(parents=True, exist_ok=True)
@@ -50,8 +51,8 @@ class ServerProcess(Local):
         self._log = open(self.data / "server.log", "a")  # noqa: SIM115 - closed in stop()/kill()
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "cardtable", "--host", "127.0.0.1", "--port", str(self.port),
-             "--data", str(self.data), "--bot-delay", str(bot_delay), "--workers", str(workers)],
-            cwd=ROOT, stdout=self._log, stderr=subprocess.STDOUT, env=env)
+             "--data", str(self.data), "--bot-delay", str(bot_delay), "--workers", str(workers), *args],
+            cwd=ROOT, stdout=self._log, stderr=subprocess.STDOUT, env=env, start_new_session=new_session)
         deadline = time.monotonic() + timeout
         while True:
             if self.proc.poll() is not None:
@@ -83,3 +84,20 @@ class ServerProcess(Local):
         self.proc.kill()
         self.proc.wait(timeout=30)
         self._log.close()
+
+
+def group_members(pgid: int) -> list[tuple[int, str]]:
+    """The live (not zombie) processes of a process group: ``(pid, command line)`` (Linux)."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmd = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        fields = stat[stat.rfind(")") + 2:].split()
+        if fields[0] != "Z" and int(fields[2]) == pgid:
+            out.append((int(entry.name), cmd.strip()))
+    return out

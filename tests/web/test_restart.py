@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
+import time
 from pathlib import Path
+
+import pytest
 
 from cardtable.records import replayed_returns
 
 from .harness import HTTP, Client, create_room, live_server, play_randomly, run_threads
-from .process import ServerProcess
+from .process import ServerProcess, group_members
 
 
 def test_restart_resumes_rooms_tokens_and_computer_turns(tmp_path: Path) -> None:
@@ -120,3 +123,25 @@ def test_a_killed_server_resumes_at_the_last_move_it_answered(tmp_path: Path) ->
         watcher.close()
     finally:
         server.kill()
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc (Linux)")
+def test_kill_9_leaves_no_process_of_the_server(tmp_path: Path) -> None:
+    # the server leads a process group of its own; its forkserver, resource tracker and
+    # worker processes are in it
+    server = ServerProcess(tmp_path, bot_delay=0.0, workers=2, new_session=True)
+    try:
+        info = create_room(server, "line_v0", 2, level="expert")  # experts think in the workers
+        host = Client(server, info["room"], host_token=info["host_token"])
+        host.send({"type": "start"})
+        host.until(lambda m: m["type"] == "table" and m["step"] >= 2, timeout=60)
+        members = group_members(server.proc.pid)
+        assert len(members) >= 4, members  # the server, the forkserver, the tracker, a worker
+        assert any("forkserver" in cmd for _, cmd in members)
+        assert any("resource_tracker" in cmd for _, cmd in members)
+    finally:
+        server.kill()
+    deadline = time.monotonic() + 15
+    while group_members(server.proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert group_members(server.proc.pid) == []
