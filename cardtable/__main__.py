@@ -30,9 +30,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=default_workers(),
                     help="processes for computer players and coaches (0: threads in the server process)")
     ap.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    ap.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                    help="also take sockets and new rooms from pages of this origin "
+                         "(https://host[:port]; repeatable); by default only the table's own pages")
     args = ap.parse_args(argv)
     if args.bot_delay < 0 or args.workers < 0:
         ap.error("--bot-delay and --workers must not be negative")
+    from .settings import Settings, normal_origin
+
+    try:
+        origins = tuple(normal_origin(o) for o in args.allow_origin)
+    except ValueError as err:
+        ap.error(f"--allow-origin: {err}")
+    settings = Settings(allowed_origins=origins)
 
     import uvicorn
 
@@ -45,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cardtable: cannot start: {err}", file=sys.stderr, flush=True)
         return 2
 
-    app = create_app(args.data, bot_delay=args.bot_delay, workers=args.workers)
+    app = create_app(args.data, bot_delay=args.bot_delay, workers=args.workers, settings=settings)
     print(f"cardtable: http://{args.host}:{args.port}/  (data in {os.path.abspath(args.data)})", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=65536,
                 ws="websockets-sansio")

@@ -23,6 +23,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -33,6 +34,7 @@ from . import catalog, pages
 from .limits import RATES, TOTAL, ConnLimits
 from .names import NameError_, clean_name, unique_name
 from .room import Room, RoomError, new_token
+from .settings import Settings, same_origin
 from .store import Store
 from .workers import Job, Pool
 
@@ -153,7 +155,9 @@ class Conn:
 class Server:
     """Rooms, connections, the store and the pool of one running table."""
 
-    def __init__(self, data: str | Path, bot_delay: float = 0.6, workers: int = 0) -> None:
+    def __init__(self, data: str | Path, bot_delay: float = 0.6, workers: int = 0,
+                 settings: Settings | None = None) -> None:
+        self.settings = settings or Settings()
         self.store = Store(data)
         self.bot_delay = bot_delay
         self.pool = Pool(workers)
@@ -613,6 +617,12 @@ class Server:
     async def websocket(self, ws: WebSocket) -> None:
         """``/ws/{room_id}``: one client's session."""
         room_id = ws.path_params["room_id"]
+        if not same_origin(ws.headers.get("origin"), ws.headers.get("host"), self.settings):
+            # a page of another site opening the table's socket: refused at the handshake (403)
+            log.warning("refused a socket to room %s from the page of %s", room_id[:40],
+                        ws.headers.get("origin", "")[:80])
+            await ws.close(code=4403)
+            return
         await ws.accept()
         room = self.rooms.get(room_id)
         if room is None:
@@ -653,13 +663,16 @@ def _json_error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def create_app(data: str | Path = "./data", bot_delay: float = 0.6, workers: int = 0) -> Starlette:
+def create_app(data: str | Path = "./data", bot_delay: float = 0.6, workers: int = 0,
+               settings: Settings | None = None) -> Starlette:
     """The table's ASGI application, keeping its rooms in ``<data>/cardtable.sqlite3``.
 
     ``bot_delay``: seconds between computer moves (0 in tests); ``workers``: processes for
-    computer players and coaches (0: threads in this process).
+    computer players and coaches (0: threads in this process); ``settings``: the limits,
+    origins and operator token (:class:`~.settings.Settings`; safe defaults).
     """
     server: Server | None = None
+    config = settings or Settings()
 
     def srv() -> Server:
         assert server is not None, "the application has not started (use it as a context manager)"
@@ -678,9 +691,18 @@ def create_app(data: str | Path = "./data", bot_delay: float = 0.6, workers: int
         return JSONResponse(catalog.all_games())
 
     async def rooms(request: Request) -> Response:
-        body = await request.body()
-        if len(body) > MAX_MESSAGE:
-            return _json_error(413, f"the body is over {MAX_MESSAGE} bytes")
+        if not same_origin(request.headers.get("origin"), request.headers.get("host"), config):
+            return _json_error(403, "a request from another site's page is refused: rooms are made from "
+                                    "this table's own pages")
+        ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if ctype != "application/json":
+            return _json_error(415, f"the body must be JSON sent as Content-Type: application/json, "
+                                    f"not {ctype[:60] or 'no type'}")
+        body = b""
+        async for chunk in request.stream():  # at most MAX_MESSAGE + one chunk is ever held
+            body += chunk
+            if len(body) > MAX_MESSAGE:
+                return _json_error(413, f"the body is over {MAX_MESSAGE} bytes")
         try:
             obj = parse_json(body or b"{}")
         except ValueError as err:
@@ -752,7 +774,7 @@ def create_app(data: str | Path = "./data", bot_delay: float = 0.6, workers: int
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         nonlocal server
-        server = Server(data, bot_delay=bot_delay, workers=workers)
+        server = Server(data, bot_delay=bot_delay, workers=workers, settings=config)
         app.state.server = server
         await server.startup()
         try:
@@ -773,4 +795,5 @@ def create_app(data: str | Path = "./data", bot_delay: float = 0.6, workers: int
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
     handlers: dict[Any, Callable[..., Any]] = {HTTPException: http_error}
-    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers,
+                     middleware=[Middleware(pages.SecurityHeaders)])

@@ -18,16 +18,19 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from cardtable.app import create_app
+from cardtable.settings import Settings
 
 from .process import Local, free_port
 
 
 class LiveServer(Local):
-    """``create_app`` served by uvicorn in a background thread."""
+    """``create_app`` served by uvicorn in a background thread (``settings``: fields of
+    :class:`cardtable.settings.Settings`)."""
 
-    def __init__(self, data: Path, bot_delay: float = 0.0, workers: int = 0, port: int | None = None) -> None:
+    def __init__(self, data: Path, bot_delay: float = 0.0, workers: int = 0, port: int | None = None,
+                 **settings: Any) -> None:
         self.port = port or free_port()
-        self.app = create_app(data, bot_delay=bot_delay, workers=workers)
+        self.app = create_app(data, bot_delay=bot_delay, workers=workers, settings=Settings(**settings))
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
                                 ws="websockets-sansio", ws_max_size=65536, lifespan="on")
         self.server = uvicorn.Server(config)

@@ -90,9 +90,11 @@ def test_allowed_combinations_are_accepted(srv: LiveServer) -> None:
 
 
 def test_http_errors_are_json_4xx(srv: LiveServer) -> None:
-    r = HTTP.post(srv.url + "/api/rooms", content=b"{not json")
+    as_json = {"Content-Type": "application/json"}
+    r = HTTP.post(srv.url + "/api/rooms", content=b"{not json", headers=as_json)
     assert r.status_code == 400 and "must be JSON" in r.json()["error"]
-    r = HTTP.post(srv.url + "/api/rooms", content=b'{"game": "line_v0", "x": "' + b"a" * 5000 + b'"}')
+    r = HTTP.post(srv.url + "/api/rooms", content=b'{"game": "line_v0", "x": "' + b"a" * 5000 + b'"}',
+                  headers=as_json)
     assert r.status_code == 413 and "4096" in r.json()["error"]
     r = HTTP.get(srv.url + "/api/rooms/nope")
     assert r.status_code == 404 and "no room" in r.json()["error"]
