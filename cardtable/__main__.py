@@ -33,6 +33,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                     help="also take sockets and new rooms from pages of this origin "
                          "(https://host[:port]; repeatable); by default only the table's own pages")
+    ap.add_argument("--operator-token", default=os.environ.get("CARDTABLE_OPERATOR_TOKEN"), metavar="TOKEN",
+                    help="turn on GET /api/export (every finished game's record) for whoever sends this "
+                         "token as Authorization: Bearer TOKEN; at least 16 characters; better given as "
+                         "the environment variable CARDTABLE_OPERATOR_TOKEN, which other users' ps does "
+                         "not show (default: the export is off)")
     args = ap.parse_args(argv)
     if args.bot_delay < 0 or args.workers < 0:
         ap.error("--bot-delay and --workers must not be negative")
@@ -42,7 +47,10 @@ def main(argv: list[str] | None = None) -> int:
         origins = tuple(normal_origin(o) for o in args.allow_origin)
     except ValueError as err:
         ap.error(f"--allow-origin: {err}")
-    settings = Settings(allowed_origins=origins)
+    if args.operator_token is not None and len(args.operator_token) < 16:
+        ap.error("--operator-token: at least 16 characters (python -c 'import secrets; "
+                 "print(secrets.token_urlsafe(24))' makes one)")
+    settings = Settings(allowed_origins=origins, operator_token=args.operator_token or None)
 
     import uvicorn
 

@@ -748,9 +748,26 @@ def create_app(data: str | Path = "./data", bot_delay: float = 0.6, workers: int
         return JSONResponse(record, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     async def export(request: Request) -> Response:
+        token = config.operator_token
+        if token is None:
+            return _json_error(404, "the export is off on this table: its operator starts the server with "
+                                    "--operator-token (or CARDTABLE_OPERATOR_TOKEN) and sends it as "
+                                    "Authorization: Bearer <token>")
+        given = request.headers.get("authorization", "")
+        scheme, _, value = given.partition(" ")
+        if scheme.lower() != "bearer" or not secrets.compare_digest(value.strip().encode(), token.encode()):
+            return JSONResponse({"error": "the export is the operator's: send the operator token as "
+                                          "Authorization: Bearer <token>"},
+                                status_code=401, headers={"WWW-Authenticate": 'Bearer realm="cardtable"'})
+
         async def lines() -> AsyncIterator[str]:
-            for text in srv().store.export():
+            for n, (room_id, text) in enumerate(srv().store.export()):
+                room = srv().rooms.get(room_id)
+                if room is not None and room.status == "playing":
+                    continue  # a room playing now (a rematch) is left out until it stops
                 yield text + "\n"
+                if n % 100 == 99:
+                    await asyncio.sleep(0)  # let the tables play meanwhile
 
         return StreamingResponse(lines(), media_type="application/x-ndjson",
                                  headers={"Content-Disposition": 'attachment; filename="cardtable.jsonl"'})

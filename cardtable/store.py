@@ -164,10 +164,20 @@ class Store:
                               (room_id, index)).fetchone()
         return None if row is None else json.loads(row[0])
 
-    def export(self) -> Iterator[str]:
-        """Every finished game's record as JSON text, oldest first."""
-        for (text,) in self.db.execute("SELECT record FROM games ORDER BY finished, room, idx"):
-            yield text
+    def export(self, batch: int = 500) -> Iterator[tuple[str, str]]:
+        """Every finished game's record as ``(room id, record JSON text)``, oldest first.
+
+        Read ``batch`` rows at a time, each batch a statement of its own: no read stays
+        open on the connection while the caller (a streamed answer) lets writes run."""
+        last = 0
+        while True:
+            rows = self.db.execute("SELECT rowid, room, record FROM games WHERE rowid > ? ORDER BY rowid "
+                                   "LIMIT ?", (last, batch)).fetchall()
+            if not rows:
+                return
+            for _, room, text in rows:
+                yield str(room), str(text)
+            last = int(rows[-1][0])
 
     def close(self) -> None:
         """Stop the checkpoints, fold the WAL into the file and close it."""

@@ -26,6 +26,8 @@ from cardtable.records import replay, replayed_returns
 
 from .harness import HTTP, Client, LiveServer, create_room, live_server, play_randomly, run_threads, watch
 
+#: the operator's token (the export is the operator's)
+OPERATOR = "operator-token-for-the-tests"
 #: game -> (seats, options, computer level, the people's seats)
 TABLES: dict[str, tuple[int, dict[str, Any], str, tuple[int, ...]]] = {
     "rummy432_v0": (4, {"rounds_to_win": 2}, "greedy", (0, 2)),
@@ -48,7 +50,7 @@ class Played:
 
 @pytest.fixture(scope="module")
 def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with live_server(tmp_path_factory.mktemp("games")) as s:
+    with live_server(tmp_path_factory.mktemp("games"), operator_token=OPERATOR) as s:
         yield s
 
 
@@ -125,7 +127,7 @@ def test_record_replays_to_the_result_and_is_exported(played: Played, srv: LiveS
     assert game.is_terminal(state)
     listed = HTTP.get(srv.url + f"/api/rooms/{played.room}/games").json()["games"]
     assert listed == [{"index": 0, "result": record["result"], "moves": len(record["moves"])}]
-    r = HTTP.get(srv.url + "/api/export")
+    r = HTTP.get(srv.url + "/api/export", headers={"Authorization": f"Bearer {OPERATOR}"})
     assert r.status_code == 200 and r.headers["content-type"].startswith("application/x-ndjson")
     lines = [json.loads(x) for x in r.text.splitlines()]
     assert record in lines
