@@ -1,9 +1,10 @@
 """``python -m cardtable``: run the browser table on uvicorn.
 
     python -m cardtable [--host 127.0.0.1] [--port 8000] [--data ./data] [--bot-delay 0.6] [--workers N]
+                        [limits, origins, the operator's token: see --help and docs/table.md]
 
 The lobby is at ``http://HOST:PORT/``; rooms and finished games are kept in
-``DATA/cardtable.sqlite3`` and survive restarts.
+``DATA/cardtable.sqlite3`` and survive restarts.  Every limit has a safe default.
 """
 
 from __future__ import annotations
@@ -12,10 +13,39 @@ import argparse
 import os
 import sys
 
+from .settings import Settings, normal_origin
+
 
 def default_workers() -> int:
     """Worker processes for computer players and coaches: one per core, at most 4."""
     return max(1, min(4, os.cpu_count() or 1))
+
+
+def duration(text: str) -> float:
+    """Seconds from ``90``, ``90s``, ``30m``, ``12h`` or ``7d`` (argparse type)."""
+    units = {"s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
+    text = text.strip().lower()
+    scale = units.get(text[-1:])
+    number = text[:-1] if scale is not None else text
+    try:
+        value = float(number) * (scale or 1.0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a duration is a number of seconds, or with s, m, h or d "
+                                         f"(90, 30m, 12h, 7d), got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"a duration must be positive, got {text!r}")
+    return value
+
+
+def positive(text: str) -> int:
+    """A positive int (argparse type)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number is needed, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"at least 1, got {value}")
+    return value
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -38,11 +68,36 @@ def main(argv: list[str] | None = None) -> int:
                          "token as Authorization: Bearer TOKEN; at least 16 characters; better given as "
                          "the environment variable CARDTABLE_OPERATOR_TOKEN, which other users' ps does "
                          "not show (default: the export is off)")
+    d = Settings()
+    limits = ap.add_argument_group("limits (docs/table.md says what each does)")
+    limits.add_argument("--rooms-per-hour", type=positive, default=d.rooms_per_hour, metavar="N",
+                        help=f"rooms one client address may create per hour (default {d.rooms_per_hour})")
+    limits.add_argument("--max-rooms", type=positive, default=d.max_rooms, metavar="N",
+                        help=f"rooms held at once; a new one beyond is refused until some expire "
+                             f"(default {d.max_rooms})")
+    limits.add_argument("--conns-per-address", type=positive, default=d.conns_per_address, metavar="N",
+                        help=f"sockets open at once from one client address (default {d.conns_per_address})")
+    limits.add_argument("--max-conns", type=positive, default=d.max_conns, metavar="N",
+                        help=f"sockets open at once in all (default {d.max_conns})")
+    limits.add_argument("--handshake-timeout", type=duration, default=d.handshake_seconds, metavar="TIME",
+                        help=f"a socket that sends no hello within this is closed (default "
+                             f"{d.handshake_seconds:g}s)")
+    limits.add_argument("--expire-waiting", type=duration, default=d.expire_waiting, metavar="TIME",
+                        help="a room where no game was dealt expires after this with nobody connected "
+                             "(default 1d; 90, 30m, 12h, 7d)")
+    limits.add_argument("--expire-idle", type=duration, default=d.expire_idle, metavar="TIME",
+                        help="any room expires after this with nobody connected and nothing played; its "
+                             "finished games' records are kept (default 7d)")
+    limits.add_argument("--host-grace", type=duration, default=d.host_grace, metavar="TIME",
+                        help=f"how long the host may be away before the host role passes to a person at the "
+                             f"table (default {d.host_grace:g}s)")
+    ap.add_argument("--forwarded-allow-ips", default=None, metavar="IPS",
+                    help="behind a reverse proxy: the proxy's addresses (comma-separated), whose "
+                         "X-Forwarded-For then gives the client's address for the per-address limits "
+                         "(uvicorn's default: 127.0.0.1)")
     args = ap.parse_args(argv)
     if args.bot_delay < 0 or args.workers < 0:
         ap.error("--bot-delay and --workers must not be negative")
-    from .settings import Settings, normal_origin
-
     try:
         origins = tuple(normal_origin(o) for o in args.allow_origin)
     except ValueError as err:
@@ -50,7 +105,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.operator_token is not None and len(args.operator_token) < 16:
         ap.error("--operator-token: at least 16 characters (python -c 'import secrets; "
                  "print(secrets.token_urlsafe(24))' makes one)")
-    settings = Settings(allowed_origins=origins, operator_token=args.operator_token or None)
+    settings = Settings(allowed_origins=origins, operator_token=args.operator_token or None,
+                        rooms_per_hour=args.rooms_per_hour, max_rooms=args.max_rooms,
+                        conns_per_address=args.conns_per_address, max_conns=args.max_conns,
+                        handshake_seconds=args.handshake_timeout, expire_waiting=args.expire_waiting,
+                        expire_idle=args.expire_idle, host_grace=args.host_grace)
 
     import uvicorn
 
@@ -65,8 +124,9 @@ def main(argv: list[str] | None = None) -> int:
 
     app = create_app(args.data, bot_delay=args.bot_delay, workers=args.workers, settings=settings)
     print(f"cardtable: http://{args.host}:{args.port}/  (data in {os.path.abspath(args.data)})", flush=True)
+    extra = {} if args.forwarded_allow_ips is None else {"forwarded_allow_ips": args.forwarded_allow_ips}
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=65536,
-                ws="websockets-sansio")
+                ws="websockets-sansio", **extra)
     return 0
 
 

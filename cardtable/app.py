@@ -11,6 +11,7 @@ asked about is still the one on the table.  See ``PROTOCOL.md``.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import logging
@@ -34,7 +35,7 @@ from . import catalog, pages
 from .limits import RATES, TOTAL, ConnLimits
 from .names import NameError_, clean_name, unique_name
 from .room import Room, RoomError, new_token
-from .settings import Settings, same_origin
+from .settings import HOUR, Settings, same_origin
 from .store import Store
 from .workers import Job, Pool
 
@@ -96,6 +97,15 @@ def parse_json(text: str | bytes) -> Any:
 
 class StorageFailed(RuntimeError):
     """A new room could not be written (the request is answered 503)."""
+
+
+class Refused(RuntimeError):
+    """A request over a quota: answered ``status`` with the message, ``Retry-After: retry``."""
+
+    def __init__(self, status: int, message: str, retry: int) -> None:
+        super().__init__(message)
+        self.status = status
+        self.retry = retry
 
 
 class Conn:
@@ -170,7 +180,12 @@ class Server:
         self.gate = asyncio.Semaphore(BOT_MOVES_PER_PASS)
         #: rooms whose saved row could not be loaded: id -> what went wrong (their links say so)
         self.broken: dict[str, str] = {}
-        for room_id, text, _updated in self.store.rooms():
+        #: WebSocket connections open, in all and per client address
+        self.open_conns = 0
+        self.by_address: dict[str, int] = {}
+        #: per client address: when it created rooms in the last hour
+        self.created_by: dict[str, collections.deque[float]] = {}
+        for room_id, text, updated in self.store.rooms():
             try:
                 data_room = json.loads(text)
                 pd = data_room["play"]
@@ -184,14 +199,66 @@ class Server:
                           room_id, self.store.path, why)
                 self.broken[room_id] = why
                 continue
+            room.active = updated
             self.rooms[room.id] = room
             self.conns[room.id] = set()
 
     # --------------------------------------------------------------- lifecycle
     async def startup(self) -> None:
-        """Resume every room whose computer player is to move."""
+        """Resume every room whose computer player is to move; look for idle rooms now and
+        then."""
         for room in self.rooms.values():
             self.kick(room)
+        self._spawn(self._sweep_loop())
+
+    async def _sweep_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.sweep_seconds)
+            try:
+                self.sweep()
+            except Exception:  # a sweep that fails must not end the sweeping
+                log.exception("the sweep for idle rooms failed")
+
+    def sweep(self, now: float | None = None) -> list[str]:
+        """Expire the rooms idle for too long (nobody connected, nothing played: see
+        :class:`~.settings.Settings`); forget old room-creation counts.  Returns the rooms
+        expired."""
+        now = time.time() if now is None else now
+        gone = []
+        for room in list(self.rooms.values()):
+            if self.conns.get(room.id):
+                continue
+            never_dealt = room.play is None
+            limit = self.settings.expire_waiting if never_dealt else self.settings.expire_idle
+            if now - room.active >= limit:
+                self.expire(room)
+                gone.append(room.id)
+        hour_ago = time.monotonic() - HOUR
+        for address, times in list(self.created_by.items()):
+            while times and times[0] < hour_ago:
+                times.popleft()
+            if not times:
+                del self.created_by[address]
+        return gone
+
+    def expire(self, room: Room) -> None:
+        """Forget an idle room: its row and its current game's moves are deleted; its
+        finished games' records stay (export, and the room's record links); its link says it
+        expired."""
+        try:
+            self.store.expire_room(room.id, room.games_played)
+        except STORAGE_ERRORS as err:
+            log.error("could not expire room %s (%s); it stays", room.id, err)
+            return
+        task = self.drivers.pop(room.id, None)
+        if task is not None:
+            task.cancel()
+        self.rooms.pop(room.id, None)
+        self.conns.pop(room.id, None)
+        for seat in range(room.num_players):
+            self.coaching.pop((room.id, seat), None)
+        log.info("room %s expired after %.0f s idle (%d finished games kept)", room.id,
+                 time.time() - room.active, room.games_played)
 
     async def shutdown(self) -> None:
         """Stop the computer players and the pool; close the file."""
@@ -210,9 +277,23 @@ class Server:
         return task
 
     # --------------------------------------------------------------- rooms
-    def create_room(self, body: Any) -> dict[str, Any]:
-        """``POST /api/rooms``: a new room (``ValueError`` with what is allowed)."""
+    def create_room(self, body: Any, address: str = "?") -> dict[str, Any]:
+        """``POST /api/rooms`` from a client ``address``: a new room (``ValueError`` with what
+        is allowed; ``Refused`` over a quota; ``StorageFailed``)."""
         env, n, options, level = catalog.validate_table(body)
+        if len(self.rooms) >= self.settings.max_rooms:
+            self.sweep()
+            if len(self.rooms) >= self.settings.max_rooms:
+                raise Refused(503, f"the table is full ({self.settings.max_rooms} rooms); try again later",
+                              600)
+        times = self.created_by.setdefault(address, collections.deque())
+        hour_ago = time.monotonic() - HOUR
+        while times and times[0] < hour_ago:
+            times.popleft()
+        if len(times) >= self.settings.rooms_per_hour:
+            wait = int(times[0] - hour_ago) + 1
+            raise Refused(429, f"too many new rooms from your address: at most "
+                               f"{self.settings.rooms_per_hour} an hour; the next in {wait} s", wait)
         room_id = secrets.token_urlsafe(6)
         while room_id in self.rooms:
             room_id = secrets.token_urlsafe(6)
@@ -223,18 +304,24 @@ class Server:
         except STORAGE_ERRORS as err:
             log.error("could not save a new room: %s", err)
             raise StorageFailed(f"the table could not save the new room ({err}); try again later") from None
+        times.append(time.monotonic())
         self.rooms[room_id] = room
         self.conns[room_id] = set()
         return {"room": room_id, "host_token": host_token, "link": f"/room/{room_id}"}
 
     def commit(self, room: Room, memo: tuple[Any, ...], move: bool = False,
-               record: dict[str, Any] | None = None) -> None:
+               record: dict[str, Any] | None = None, prune_moves: bool = False) -> None:
         """Write the room as it is now (and the move just played, and a finished game's
-        record).  When the write fails the change is undone (back to ``memo``, taken before
-        it) and ``RoomError`` tells the one who asked: what the file holds is what everyone
-        sees, nobody is told of a change the file does not have."""
+        record; ``prune_moves``: a new game was dealt, the moves of earlier games, which
+        their records hold, are deleted).  When the write fails the change is undone (back
+        to ``memo``, taken before it) and ``RoomError`` tells the one who asked: what the
+        file holds is what everyone sees, nobody is told of a change the file does not have."""
+        p = room.play
+        prune = p.index if prune_moves and p is not None else None
         try:
-            self.store.save_room(room.id, room.snapshot(), room.last_move() if move else None, record)
+            self.store.save_room(room.id, room.snapshot(), room.last_move() if move else None, record,
+                                 prune_moves_before=prune)
+            room.active = time.time()
         except STORAGE_ERRORS as err:
             room.undo(memo)
             log.error("could not save room %s (%s): the change was undone", room.id, err)
@@ -450,6 +537,10 @@ class Server:
         except RoomError as err:
             conn.error(str(err), kind)
             return
+        except Exception:  # a bug: say so to the client, keep its socket, log it once
+            log.exception("room %s: a %r message failed", room.id, kind)
+            conn.error(f"the server failed on this {kind!r} message (it is in the server's log)", kind)
+            return
         if kind == "move":  # a played move is paced by the game, not counted
             bucket.refund()
             total.refund()
@@ -573,7 +664,7 @@ class Server:
     def _deal(self, room: Room) -> None:
         memo = room.memo()
         room.start()
-        self.commit(room, memo)
+        self.commit(room, memo, prune_moves=True)
         self.broadcast_room(room)
         self.broadcast_table(room)
         self.kick(room)
@@ -628,12 +719,36 @@ class Server:
         if room is None:
             if room_id in self.broken:
                 await ws.close(code=4500, reason="this room could not be loaded")
+            elif self.store.expired(room_id) is not None:
+                await ws.close(code=4410, reason="this room has expired")
             else:
                 await ws.close(code=4404, reason="no such room")
             return
+        address = ws.client.host if ws.client else "?"
+        limits = self.settings
+        refusal = None
+        if self.open_conns >= limits.max_conns:
+            refusal = (4503, f"the table is full ({limits.max_conns} connections); try again later")
+        elif self.by_address.get(address, 0) >= limits.conns_per_address:
+            refusal = (4429, f"too many connections from your address (at most {limits.conns_per_address} "
+                             "at once): close some pages of this table")
+        if refusal is not None:
+            await ws.send_text(json.dumps({"type": "error", "message": refusal[1], "for": None}))
+            await ws.close(code=refusal[0], reason=refusal[1][:120])
+            return
         conn = Conn(ws)
         self.conns[room_id].add(conn)
+        self.open_conns += 1
+        self.by_address[address] = self.by_address.get(address, 0) + 1
+        room.active = time.time()
         writer = asyncio.ensure_future(conn.writer())
+
+        def no_hello() -> None:
+            if not conn.hello:
+                conn.error(f'no "hello" within {limits.handshake_seconds:g} seconds: closed')
+                conn.close(4408, "no hello")
+
+        deadline = asyncio.get_running_loop().call_later(limits.handshake_seconds, no_hello)
         try:
             while not conn.closed:
                 msg = await ws.receive()
@@ -641,13 +756,21 @@ class Server:
                     break
                 text = msg.get("text")
                 if text is None:
-                    conn.error("send text frames of JSON, not binary")
+                    self.refuse(conn, "send text frames of JSON, not binary")
                     continue
                 self.handle(room, conn, text)
         except WebSocketDisconnect:
             pass
         finally:
-            self.conns[room_id].discard(conn)
+            deadline.cancel()
+            self.conns.get(room_id, set()).discard(conn)
+            self.open_conns -= 1
+            left = self.by_address[address] - 1
+            if left:
+                self.by_address[address] = left
+            else:
+                del self.by_address[address]
+            room.active = time.time()
             if conn.closed:  # the server closes it: the writer sends what is queued, then the close
                 with contextlib.suppress(BaseException):
                     await asyncio.wait_for(asyncio.shield(writer), CLOSE_SECONDS)
@@ -655,7 +778,7 @@ class Server:
             writer.cancel()
             with contextlib.suppress(BaseException):
                 await writer
-            if conn.seat is not None:
+            if conn.seat is not None and self.rooms.get(room_id) is room:
                 self.broadcast_room(room)
 
 
@@ -681,7 +804,12 @@ def create_app(data: str | Path = "./data", bot_delay: float = 0.6, workers: int
     async def index(request: Request) -> Response:
         room_id = request.path_params.get("room_id")
         if room_id is not None and room_id not in srv().rooms:
-            return pages.broken_room(room_id) if room_id in srv().broken else pages.no_room(room_id)
+            if room_id in srv().broken:
+                return pages.broken_room(room_id)
+            gone = srv().store.expired(room_id)
+            if gone is not None:
+                return pages.expired_room(room_id, gone[0], gone[1])
+            return pages.no_room(room_id)
         page = STATIC / "index.html"
         if not page.exists():
             return _json_error(404, "the client (cardtable/static/index.html) is not installed")
@@ -709,42 +837,54 @@ def create_app(data: str | Path = "./data", bot_delay: float = 0.6, workers: int
             words = str(err) if str(err).startswith("nested") else "the body must be JSON"
             return _json_error(400, f'{words}: {{"game", "num_players", "options", "level"}}')
         try:
-            return JSONResponse(srv().create_room(obj), status_code=201)
+            address = request.client.host if request.client else "?"
+            return JSONResponse(srv().create_room(obj, address), status_code=201)
         except ValueError as err:
             return _json_error(400, str(err))
+        except Refused as err:
+            return JSONResponse({"error": str(err)}, status_code=err.status,
+                                headers={"Retry-After": str(err.retry)})
         except StorageFailed as err:
             return _json_error(503, str(err))
 
-    def room_of(request: Request) -> Room:
-        room_id = request.path_params["room_id"]
-        room = srv().rooms.get(room_id)
-        if room is None:
-            if room_id in srv().broken:
-                raise HTTPException(503, f"room {room_id[:40]!r} could not be loaded from the file when the "
-                                         "server started (the server's log says why)")
-            raise HTTPException(404, f"no room {room_id[:40]!r} on this server")
-        return room
+    def room_of(request: Request, records: bool = False) -> str:
+        """The room id of the path (``records``: an expired room's finished games count:
+        their records are kept); else the HTTP error that says why there is none."""
+        room_id = str(request.path_params["room_id"])
+        if room_id in srv().rooms:
+            return room_id
+        if room_id in srv().broken:
+            raise HTTPException(503, f"room {room_id[:40]!r} could not be loaded from the file when the "
+                                     "server started (the server's log says why)")
+        gone = srv().store.expired(room_id)
+        if gone is not None:
+            if records:
+                return room_id
+            raise HTTPException(410, f"room {room_id[:40]!r} expired (nobody played in it for long); its "
+                                     f"{gone[1]} finished games' records are kept at "
+                                     f"/api/rooms/{room_id}/games")
+        raise HTTPException(404, f"no room {room_id[:40]!r} on this server")
 
     async def room_info(request: Request) -> Response:
-        room = room_of(request)
+        room = srv().rooms[room_of(request)]
         return JSONResponse(room.room_message(None, False, srv().connected(room)))
 
     async def room_games(request: Request) -> Response:
-        room = room_of(request)
+        room_id = room_of(request, records=True)
         out = [{"index": r["index"], "result": r["result"], "moves": len(r["moves"])}
-               for r in srv().store.games(room.id)]
+               for r in srv().store.games(room_id)]
         return JSONResponse({"games": out})
 
     async def room_game(request: Request) -> Response:
-        room = room_of(request)
+        room_id = room_of(request, records=True)
         raw = request.path_params["index"]
+        known = ", ".join(str(r["index"]) for r in srv().store.games(room_id)) or "none yet"
         if not raw.isdecimal() or len(raw) > 9:
-            return _json_error(400, f"a game index is a number from 0 to {room.games_played - 1}")
-        record = srv().store.game(room.id, int(raw))
+            return _json_error(400, f"a game index is a number; finished games: {known}")
+        record = srv().store.game(room_id, int(raw))
         if record is None:
-            known = ", ".join(str(r["index"]) for r in srv().store.games(room.id)) or "none yet"
-            return _json_error(404, f"no finished game {raw} in room {room.id}; finished games: {known}")
-        name = f"cardtable-{room.id}-{raw}.json"
+            return _json_error(404, f"no finished game {raw} in room {room_id}; finished games: {known}")
+        name = f"cardtable-{room_id}-{raw}.json"
         return JSONResponse(record, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     async def export(request: Request) -> Response:

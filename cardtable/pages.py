@@ -9,6 +9,7 @@ from a request is escaped.
 
 from __future__ import annotations
 
+import datetime
 import html
 
 from starlette.datastructures import MutableHeaders
@@ -48,6 +49,19 @@ def no_room(room_id: str) -> HTMLResponse:
     return error_page(404, "No such room",
                       f"There is no room {room_id[:40]!r} on this table. The link may be mistyped "
                       "or cut short; ask whoever sent it for the link again, or start a new game.")
+
+
+def expired_room(room_id: str, when: float, games: int) -> HTMLResponse:
+    """410: the room expired; its finished games' records are kept (links to them)."""
+    day = datetime.datetime.fromtimestamp(when, datetime.timezone.utc).strftime("%Y-%m-%d")
+    href = f"/api/rooms/{html.escape(room_id)}/games"
+    links = "".join(f'<li><a href="{href}/{i}" download>Game {i + 1}</a></li>' for i in range(games))
+    extra = f"<h2>Finished games</h2><ul class=\"records\">{links}</ul>" if games else ""
+    plural = "s" if games != 1 else ""
+    kept = f"its {games} finished game{plural}' records are kept" if games else "it had no finished game"
+    return error_page(410, "This room has expired",
+                      f"Nobody played in room {room_id[:40]!r} for a long time, so it was closed on {day} "
+                      f"(UTC); {kept}.", extra)
 
 
 def broken_room(room_id: str) -> HTMLResponse:

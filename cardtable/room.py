@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime
 import json
 import secrets
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,6 +92,9 @@ class Room:
         self.games_played = 0
         self.play: Play | None = None
         self.created = now_iso()
+        #: when something last happened in the room (a change, a connection; Unix time): idle
+        #: rooms expire (set by the server)
+        self.active = time.time()
         #: per step: JSON-ready tables already built (seat or None for spectators)
         self._tables: dict[int | None, dict[str, Any]] = {}
         self._texts: dict[int, str] = {}

@@ -1,8 +1,9 @@
 """Load test of the browser table (``cardtable``) on localhost.
 
-    python experiments/load_table.py --rooms 100 --seconds 20 --game rummy432_v0
+    python experiments/load_table.py --rooms 100 --seconds 45 --game rummy432_v0 --data /tmp/load
 
-Starts the server in a subprocess on a free port with a temporary data folder, opens
+Starts the server in a subprocess on a free port with a data folder (``--data DIR``, kept
+afterwards to look at; a temporary one by default), opens
 ``--rooms`` rooms, each with ``--people`` scripted people (WebSocket clients that play a
 random legal move as soon as it is their turn) and computer players of ``--level`` in the
 other seats, and lets them play for ``--seconds`` (a room that finishes a game asks for a
@@ -12,7 +13,14 @@ rematch).  Reports:
 * the round trip of a person's move: from sending it to receiving the table that shows it
   (the server checks, applies, saves and sends it; no computer thinking is included, since
   the table showing a person's move is sent before any computer thinks), p50/p95/max;
-* the server's resident memory (its own process and its worker processes).
+* the server's resident memory (its own process and its worker processes) at the end and
+  its peak;
+* the data folder's size (the SQLite file, its WAL and shared-memory files) at the end, and
+  its peak and the WAL's peak while the rooms played: under sustained writes the WAL must
+  be folded back into the file, not grow.
+
+One client address opens every room and socket, so the server is started with its quotas
+per address (``--rooms-per-hour``, ``--conns-per-address``) raised to fit.
 
 Computer moves are unpaced (``--bot-delay 0``) by default: the rooms play as fast as the
 server allows, the worst case for a person's latency.
@@ -22,8 +30,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
+import shlex
 import socket
 import subprocess
 import sys
@@ -88,8 +98,38 @@ class Stats:
     errors: list[str] = field(default_factory=list)
 
 
+class Gate:
+    """Everyone waits until ``parties`` have arrived (``asyncio.Barrier`` is Python 3.11+;
+    the package supports 3.10)."""
+
+    def __init__(self, parties: int) -> None:
+        self.parties = parties
+        self.arrived = 0
+        self.open = asyncio.Event()
+
+    async def wait(self) -> None:
+        self.arrived += 1
+        if self.arrived >= self.parties:
+            self.open.set()
+        await self.open.wait()
+
+
+def folder_size(path: Path) -> tuple[float, float]:
+    """``(all files, the WAL)`` of a data folder, in MiB."""
+    total = wal = 0
+    for f in path.iterdir():
+        try:
+            size = f.stat().st_size
+        except OSError:  # removed meanwhile (the shared-memory file at a checkpoint)
+            continue
+        total += size
+        if f.name.endswith("-wal"):
+            wal += size
+    return total / 2**20, wal / 2**20
+
+
 async def person(ws_url: str, room: str, host_token: str | None, seat: int, stats: Stats,
-                 stop: asyncio.Event, ready: asyncio.Barrier, counts_moves: bool, seed: int) -> None:
+                 stop: asyncio.Event, ready: Gate, counts_moves: bool, seed: int) -> None:
     """One scripted person: sit, (host: start,) and answer every turn with a random move."""
     rng = np.random.default_rng(seed)
     async with connect(f"{ws_url}/ws/{room}", max_size=None) as ws:
@@ -135,12 +175,21 @@ async def person(ws_url: str, room: str, host_token: str | None, seat: int, stat
                 stats.person_moves += 1
 
 
-async def run(args: argparse.Namespace, base: str, pid: int) -> tuple[Stats, float, float]:
-    """Open the rooms, play for ``args.seconds``; ``(stats, seconds played, peak RSS MiB)``."""
+@dataclass
+class Peaks:
+    """The largest values sampled while the rooms played (MiB)."""
+
+    rss: float = 0.0
+    data: float = 0.0
+    wal: float = 0.0
+
+
+async def run(args: argparse.Namespace, base: str, pid: int, data: Path) -> tuple[Stats, float, Peaks]:
+    """Open the rooms, play for ``args.seconds``; ``(stats, seconds played, peaks)``."""
     ws_url = base.replace("http", "ws", 1)
     stats = Stats()
     stop = asyncio.Event()
-    ready = asyncio.Barrier(args.rooms * args.people + 1)
+    ready = Gate(args.rooms * args.people + 1)
     tasks = []
     loop = asyncio.get_running_loop()
     for r in range(args.rooms):
@@ -152,50 +201,53 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> tuple[Stats, flo
                 person(ws_url, info["room"], host, p, stats, stop, ready, p == 0, seed=r * 10 + p)))
     await ready.wait()
     t0 = time.perf_counter()
-    peak = 0.0
+    peaks = Peaks()
     while time.perf_counter() - t0 < args.seconds:
         await asyncio.sleep(0.5)
-        peak = max(peak, rss_mb(pid) + sum(rss_mb(c) for c in children(pid)))
+        peaks.rss = max(peaks.rss, rss_mb(pid) + sum(rss_mb(c) for c in children(pid)))
+        size, wal = folder_size(data)
+        peaks.data, peaks.wal = max(peaks.data, size), max(peaks.wal, wal)
     elapsed = time.perf_counter() - t0
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
-    return stats, elapsed, peak
+    return stats, elapsed, peaks
 
 
-def report(args: argparse.Namespace, stats: Stats, elapsed: float, peak: float,
-           pid_rss: tuple[float, float]) -> None:
-    """Print the results as a table (rich when installed)."""
+def report(args: argparse.Namespace, stats: Stats, elapsed: float, peaks: Peaks,
+           pid_rss: tuple[float, float], data_end: tuple[float, float]) -> None:
+    """Print the results as a table, one row for the run (rich when installed), and the
+    command that reproduces it."""
     lat = np.asarray(stats.latencies) * 1000 if stats.latencies else np.zeros(1)
-    rows = [
-        ("game / seats / computer level", f"{args.game} / {args.players} / {args.level}"),
-        ("rooms / people per room", f"{args.rooms} / {args.people}"),
-        ("bot delay / worker processes", f"{args.bot_delay} s / {args.workers}"),
-        ("seconds measured", f"{elapsed:.1f}"),
-        ("moves played (all seats)", f"{stats.moves}"),
-        ("moves/s (all seats)", f"{stats.moves / elapsed:.0f}"),
-        ("people's moves", f"{len(stats.latencies)}"),
-        ("games finished", f"{stats.games}"),
-        ("person move round trip p50", f"{np.percentile(lat, 50):.1f} ms"),
-        ("person move round trip p95", f"{np.percentile(lat, 95):.1f} ms"),
-        ("person move round trip max", f"{lat.max():.1f} ms"),
-        ("server RSS at the end (main + workers)", f"{pid_rss[0]:.0f} + {pid_rss[1]:.0f} MiB"),
-        ("server RSS peak (all)", f"{peak:.0f} MiB"),
-        ("errors", f"{len(stats.errors)}" + (f" (first: {stats.errors[0]})" if stats.errors else "")),
+    columns = [
+        ("game, seats, level", f"{args.game}, {args.players}, {args.level}"),
+        ("rooms x people", f"{args.rooms} x {args.people}"),
+        ("bot delay, workers", f"{args.bot_delay:g} s, {args.workers}"),
+        ("seconds", f"{elapsed:.1f}"),
+        ("moves/s", f"{stats.moves / elapsed:.0f}"),
+        ("games", f"{stats.games}"),
+        ("person's move p50 / p95 / max (ms)",
+         f"{np.percentile(lat, 50):.1f} / {np.percentile(lat, 95):.1f} / {lat.max():.0f}"),
+        ("data folder at the end (MiB)", f"{data_end[0]:.1f}"),
+        ("data peak / WAL peak (MiB)", f"{peaks.data:.1f} / {peaks.wal:.1f}"),
+        ("server memory at the end (MiB, main + workers)", f"{pid_rss[0]:.0f} + {pid_rss[1]:.0f}"),
+        ("memory peak (MiB)", f"{peaks.rss:.0f}"),
+        ("errors", f"{len(stats.errors)}"),
     ]
     try:
         from rich.console import Console
         from rich.table import Table
 
         table = Table(title="cardtable load test")
-        table.add_column("measure")
-        table.add_column("value", justify="right")
-        for k, v in rows:
-            table.add_row(k, v)
-        Console().print(table)
+        for name, _ in columns:
+            table.add_column(name, justify="right")
+        table.add_row(*(value for _, value in columns))
+        Console(width=220).print(table)
     except ImportError:
-        width = max(len(k) for k, _ in rows)
-        for k, v in rows:
-            print(f"{k:<{width}}  {v}")
+        print(" | ".join(name for name, _ in columns))
+        print(" | ".join(value for _, value in columns))
+    if stats.errors:
+        print(f"first error: {stats.errors[0]}")
+    print("command: python " + " ".join(shlex.quote(a) for a in sys.argv))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -210,6 +262,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bot-delay", type=float, default=0.0)
     ap.add_argument("--workers", type=int, default=2, help="the server's worker processes")
     ap.add_argument("--goal-ms", type=float, default=50.0, help="p95 goal for a person's move")
+    ap.add_argument("--data", default=None, metavar="DIR",
+                    help="the server's data folder, kept afterwards (default: a temporary one, removed)")
     args = ap.parse_args(argv)
     if args.players is None:
         import cardenvs
@@ -219,12 +273,21 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--people must be 1..{args.players}")
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    with tempfile.TemporaryDirectory(prefix="cardtable-load-") as data:
+    with contextlib.ExitStack() as stack:
+        if args.data is None:
+            data = stack.enter_context(tempfile.TemporaryDirectory(prefix="cardtable-load-"))
+        else:
+            data = args.data
+            Path(data).mkdir(parents=True, exist_ok=True)
         env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        log = stack.enter_context(open(Path(data) / "server.log", "w"))  # noqa: SIM115
+        # one address opens every room and socket here: its quotas are raised to fit
         proc = subprocess.Popen(
             [sys.executable, "-m", "cardtable", "--port", str(port), "--data", data, "--bot-delay",
-             str(args.bot_delay), "--workers", str(args.workers), "--log-level", "warning"],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=open(Path(data) / "server.log", "w"))  # noqa: SIM115
+             str(args.bot_delay), "--workers", str(args.workers), "--log-level", "warning",
+             "--rooms-per-hour", str(args.rooms + 10), "--max-rooms", str(args.rooms + 10),
+             "--conns-per-address", str(args.rooms * args.people + 10)],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)
         try:
             deadline = time.monotonic() + 60
             while True:
@@ -237,16 +300,17 @@ def main(argv: list[str] | None = None) -> int:
                     if time.monotonic() > deadline:
                         sys.exit("the server did not start in 60 s")
                     time.sleep(0.2)
-            stats, elapsed, peak = asyncio.run(run(args, base, proc.pid))
+            stats, elapsed, peaks = asyncio.run(run(args, base, proc.pid, Path(data)))
             main_rss = rss_mb(proc.pid)
             worker_rss = sum(rss_mb(c) for c in children(proc.pid))
+            data_end = folder_size(Path(data))
         finally:
             proc.terminate()
             try:
                 proc.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 proc.kill()
-    report(args, stats, elapsed, peak, (main_rss, worker_rss))
+    report(args, stats, elapsed, peaks, (main_rss, worker_rss), data_end)
     p95 = float(np.percentile(np.asarray(stats.latencies) * 1000, 95)) if stats.latencies else float("inf")
     return 0 if p95 < args.goal_ms else 1
 

@@ -99,10 +99,11 @@ def break_store(srv: LiveServer, switch: dict[str, Any]) -> None:
     store = srv.core.store
     original = store.save_room
 
-    def save_room(room_id: str, data: dict[str, Any], move: Any = None, record: Any = None) -> None:
+    def save_room(room_id: str, data: dict[str, Any], move: Any = None, record: Any = None,
+                  **kw: Any) -> None:
         if switch["on"] and (move is not None or not switch["moves_only"]):
             raise sqlite3.OperationalError("database or disk is full")
-        original(room_id, data, move, record)
+        original(room_id, data, move, record, **kw)
 
     store.save_room = save_room
 
