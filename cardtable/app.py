@@ -34,7 +34,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from . import catalog, pages
 from .limits import RATES, TOTAL, ConnLimits
 from .names import NameError_, clean_name, unique_name
-from .room import Room, RoomError, new_token
+from .presence import Presence
+from .room import TIME_SETTINGS, Room, RoomError, check_time_settings, new_token
 from .settings import HOUR, Settings, same_origin
 from .store import Store
 from .workers import Job, Pool
@@ -57,6 +58,8 @@ BOT_MOVES_PER_PASS = 1
 #: the deepest nesting of lists and objects a message or request body may have (the
 #: protocol's own messages are flat objects, room requests one level more)
 MAX_DEPTH = 4
+#: the fields of a room request (``POST /api/rooms``)
+ROOM_FIELDS = ("game", "num_players", "options", "level", *TIME_SETTINGS)
 #: the client-to-server message types and their fields: name -> (types, required)
 FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "hello": {"token": ((str, type(None)), False), "host_token": ((str, type(None)), False)},
@@ -67,6 +70,8 @@ FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "move": {"id": ((int,), False), "text": ((str,), False), "step": ((int,), False)},
     "coach": {"on": ((bool,), True)},
     "rematch": {},
+    "resign": {},
+    "settings": {"away_seconds": ((int,), False), "turn_seconds": ((int, type(None)), False)},
 }
 
 
@@ -185,6 +190,8 @@ class Server:
         self.by_address: dict[str, int] = {}
         #: per client address: when it created rooms in the last hour
         self.created_by: dict[str, collections.deque[float]] = {}
+        #: the host role, absent people's seats, the turn clock
+        self.presence = Presence(self)
         for room_id, text, updated in self.store.rooms():
             try:
                 data_room = json.loads(text)
@@ -207,9 +214,12 @@ class Server:
     async def startup(self) -> None:
         """Resume every room whose computer player is to move; look for idle rooms now and
         then."""
+        now = asyncio.get_running_loop().time()
         for room in self.rooms.values():
+            self.presence.host_gone[room.id] = now  # nobody is here yet: see Presence.hand_over
+            self.presence.check_away(room)
             self.kick(room)
-        self._spawn(self._sweep_loop())
+        self.spawn(self._sweep_loop())
 
     async def _sweep_loop(self) -> None:
         while True:
@@ -253,6 +263,7 @@ class Server:
         task = self.drivers.pop(room.id, None)
         if task is not None:
             task.cancel()
+        self.presence.forget(room)
         self.rooms.pop(room.id, None)
         self.conns.pop(room.id, None)
         for seat in range(room.num_players):
@@ -261,7 +272,8 @@ class Server:
                  time.time() - room.active, room.games_played)
 
     async def shutdown(self) -> None:
-        """Stop the computer players and the pool; close the file."""
+        """Stop the computer players, the timers and the pool; close the file."""
+        self.presence.close()
         for task in list(self.drivers.values()) + list(self._tasks):
             task.cancel()
         for task in list(self.drivers.values()) + list(self._tasks):
@@ -270,7 +282,7 @@ class Server:
         self.pool.close()
         self.store.close()
 
-    def _spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
+    def spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
         task: asyncio.Task[Any] = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -280,18 +292,27 @@ class Server:
     def create_room(self, body: Any, address: str = "?") -> dict[str, Any]:
         """``POST /api/rooms`` from a client ``address``: a new room (``ValueError`` with what
         is allowed; ``Refused`` over a quota; ``StorageFailed``)."""
+        if isinstance(body, dict):
+            unknown = sorted(set(body) - set(ROOM_FIELDS))
+            if unknown:
+                raise ValueError(f"unknown field(s) {', '.join(unknown)[:200]}; the fields are "
+                                 f"{', '.join(ROOM_FIELDS)}")
+            times = check_time_settings({k: body[k] for k in TIME_SETTINGS if k in body})
+            body = {k: v for k, v in body.items() if k not in TIME_SETTINGS}
+        else:
+            times = check_time_settings({})
         env, n, options, level = catalog.validate_table(body)
         if len(self.rooms) >= self.settings.max_rooms:
             self.sweep()
             if len(self.rooms) >= self.settings.max_rooms:
                 raise Refused(503, f"the table is full ({self.settings.max_rooms} rooms); try again later",
                               600)
-        times = self.created_by.setdefault(address, collections.deque())
+        created = self.created_by.setdefault(address, collections.deque())
         hour_ago = time.monotonic() - HOUR
-        while times and times[0] < hour_ago:
-            times.popleft()
-        if len(times) >= self.settings.rooms_per_hour:
-            wait = int(times[0] - hour_ago) + 1
+        while created and created[0] < hour_ago:
+            created.popleft()
+        if len(created) >= self.settings.rooms_per_hour:
+            wait = int(created[0] - hour_ago) + 1
             raise Refused(429, f"too many new rooms from your address: at most "
                                f"{self.settings.rooms_per_hour} an hour; the next in {wait} s", wait)
         room_id = secrets.token_urlsafe(6)
@@ -299,12 +320,14 @@ class Server:
             room_id = secrets.token_urlsafe(6)
         host_token = new_token()
         room = Room(room_id, env, n, options, level, host_token)
+        for name, value in times.items():
+            setattr(room, name, value)
         try:
             self.store.save_room(room.id, room.snapshot())
         except STORAGE_ERRORS as err:
             log.error("could not save a new room: %s", err)
             raise StorageFailed(f"the table could not save the new room ({err}); try again later") from None
-        times.append(time.monotonic())
+        created.append(time.monotonic())
         self.rooms[room_id] = room
         self.conns[room_id] = set()
         return {"room": room_id, "host_token": host_token, "link": f"/room/{room_id}"}
@@ -339,9 +362,35 @@ class Server:
     def broadcast_room(self, room: Room) -> None:
         """Send everyone in the room its ``room`` message."""
         connected = self.connected(room)
+        away = self.presence.away_left(room)
         for c in self.conns.get(room.id, ()):
             if c.hello:
-                c.send(room.room_message(c.seat, c.host, connected))
+                c.send(room.room_message(c.seat, c.host, connected, away))
+
+    def room_msg(self, room: Room, conn: Conn | None = None) -> dict[str, Any]:
+        """The ``room`` message for one client (``None``: a spectator without the host's
+        credential)."""
+        return room.room_message(None if conn is None else conn.seat, conn is not None and conn.host,
+                                 self.connected(room), self.presence.away_left(room))
+
+    def notice(self, room: Room, message: str) -> None:
+        """Tell everyone in the room something that happened (``notice``)."""
+        msg = {"type": "notice", "message": message}
+        for c in self.conns.get(room.id, ()):
+            if c.hello:
+                c.send(msg)
+
+    def unseat(self, room: Room, seat: int) -> None:
+        """A computer plays ``seat`` from now on (kept for its person: their token takes it
+        back); its clients become spectators.  ``RoomError`` if it could not be saved."""
+        memo = room.memo()
+        room.leave(seat)
+        self.commit(room, memo)
+        for c in self.conns.get(room.id, ()):
+            if c.seat == seat:
+                c.seat = None
+                self.send_table(room, c)
+        self.presence.check_away(room)
 
     def send_table(self, room: Room, conn: Conn) -> None:
         """Send one client its ``table`` (if a game was dealt)."""
@@ -358,7 +407,8 @@ class Server:
     # --------------------------------------------------------------- computer turns
     def kick(self, room: Room) -> None:
         """Make sure a computer player is thinking if one is to move, and that the coach of
-        a person to move is asked."""
+        a person to move is asked; run the clock of a person to move."""
+        self.presence.check_clock(room)
         seat = room.current()
         if seat < 0:
             return
@@ -397,7 +447,7 @@ class Server:
             started = loop.time()
             action: Any = None
             if level != "random":
-                action = await self._think(room, seat, level)
+                action = await self.think(room, seat, level)
             wait = self.bot_delay - (loop.time() - started)
             if wait > 0:
                 await asyncio.sleep(wait)
@@ -407,7 +457,7 @@ class Server:
                         and not room.seats[seat].person and room.current() == seat
                         and room.seats[seat].level == level):
                     if action is None:
-                        action = await self._think(room, seat, level)  # random: at once, inline
+                        action = await self.think(room, seat, level)  # random: at once, inline
                     try:
                         self.play_move(room, seat, action)
                     except RoomError as err:  # not saved, so not played: think again in a while
@@ -419,7 +469,7 @@ class Server:
                 failed = False
                 await asyncio.sleep(RETRY_SECONDS)
 
-    async def _think(self, room: Room, seat: int, level: str) -> int:
+    async def think(self, room: Room, seat: int, level: str) -> int:
         """A computer's move for the current position (a random legal move if it fails)."""
         job = self._job(room, "move", seat, level)
         try:
@@ -437,6 +487,7 @@ class Server:
         record = room.apply(seat, action)
         self.commit(room, memo, move=True, record=record)
         if record is not None:
+            self.presence.check_away(room)  # the game is over: nobody's seat is counted down
             self.broadcast_room(room)  # the status first: the table that follows shows the result
         self.broadcast_table(room)
         self.kick(room)
@@ -451,7 +502,7 @@ class Server:
         if self.coaching.get(key) == (p.index, p.step):
             return
         self.coaching[key] = (p.index, p.step)
-        self._spawn(self._coach(room, seat, p.index, p.step))
+        self.spawn(self._coach(room, seat, p.index, p.step))
 
     async def _coach(self, room: Room, seat: int, index: int, step: int) -> None:
         job = self._job(room, "coach", seat, "planner")
@@ -554,8 +605,10 @@ class Server:
         if host_token is not None:
             if secrets.compare_digest(host_token.encode(), room.host_token.encode()):
                 conn.host = True
+                self.presence.host_here(room)
             else:
-                problems.append("the host token is wrong: you are not the host")
+                problems.append("the host token is wrong (or no longer the host's: the role passes on when "
+                                "the host leaves): you are not the host")
         if token is not None:
             seat = room.seat_of_token(token)
             if seat is None:
@@ -567,6 +620,8 @@ class Server:
                     name = unique_name(room.seats[seat].name or room.seat_name(seat), room.other_names(seat))
                     memo = room.memo()
                     room.sit(seat, name, token)
+                    if conn.host:
+                        room.host_seat = seat
                     try:
                         self.commit(room, memo)
                     except RoomError as err:
@@ -576,14 +631,18 @@ class Server:
                         conn.send({"type": "seated", "seat": seat, "token": token})
         for p in problems:
             conn.error(p, "hello")
+        self.presence.check_away(room)  # the seat is connected now: no countdown
         if first or conn.seat is not None:
             self.broadcast_room(room)  # the seat is connected now
         else:
-            conn.send(room.room_message(conn.seat, conn.host, self.connected(room)))
+            conn.send(self.room_msg(room, conn))
         self.send_table(room, conn)
+        if room.id in self.presence.clocks:
+            conn.send(self.presence.clock_message(room))
         if conn.seat is not None:
             self.resend_coach(room, conn.seat)
             self.kick(room)
+            self.presence.hand_over(room)  # a person is here: the host role may pass to them
 
     def on_sit(self, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
         """Take a free seat."""
@@ -598,6 +657,8 @@ class Server:
             raise RoomError(f"you already sit in seat {conn.seat}; leave it first")
         memo = room.memo()
         token = room.sit(seat, name, conn.token)
+        if conn.host:
+            room.host_seat = seat
         self.commit(room, memo)
         if token != conn.token:  # a new credential: other clients holding the old one lose the seat
             for c in self.conns.get(room.id, ()):
@@ -605,22 +666,18 @@ class Server:
                     c.seat = None
         conn.seat, conn.token = seat, token
         conn.send({"type": "seated", "seat": seat, "token": token})
+        self.presence.check_away(room)
         self.broadcast_room(room)
         self.send_table(room, conn)
         self.resend_coach(room, seat)
+        self.kick(room)
+        self.presence.hand_over(room)
 
     def on_leave(self, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
         """Give the seat to a computer (the token still takes it back)."""
         if conn.seat is None:
             raise RoomError("you do not sit at this table")
-        seat = conn.seat
-        memo = room.memo()
-        room.leave(seat)
-        self.commit(room, memo)
-        for c in self.conns.get(room.id, ()):
-            if c.seat == seat:
-                c.seat = None
-                self.send_table(room, c)
+        self.unseat(room, conn.seat)
         self.broadcast_room(room)
         self.kick(room)
 
@@ -643,8 +700,21 @@ class Server:
             room.undo(memo)
             raise
         self.commit(room, memo)
+        self.presence.check_away(room)
         self.broadcast_room(room)
         self.kick(room)
+
+    def on_settings(self, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
+        """The host sets the room's time settings, between games."""
+        self._host(conn, "change the room's settings")
+        if room.status == "playing":
+            raise RoomError("the settings change between games, not during one")
+        values = check_time_settings({k: msg[k] for k in TIME_SETTINGS if k in msg}, partial=True)
+        memo = room.memo()
+        for name, value in values.items():
+            setattr(room, name, value)
+        self.commit(room, memo)
+        self.broadcast_room(room)
 
     def on_start(self, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
         """The host deals the first game."""
@@ -664,7 +734,25 @@ class Server:
     def _deal(self, room: Room) -> None:
         memo = room.memo()
         room.start()
+        for s in room.seats:
+            s.timeouts = 0
         self.commit(room, memo, prune_moves=True)
+        self.presence.check_away(room)
+        self.broadcast_room(room)
+        self.broadcast_table(room)
+        self.kick(room)
+
+    def on_resign(self, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
+        """The seat's person gives up the game: it ends now, they lose, the others share the win."""
+        if conn.seat is None or not room.seats[conn.seat].person:
+            raise RoomError("only a seated person can resign; sit first")
+        if room.status != "playing":
+            raise RoomError(f"no game is being played (the room is {room.status})")
+        memo = room.memo()
+        record = room.resign(conn.seat)
+        self.commit(room, memo, record=record)
+        self.presence.check_away(room)
+        self.notice(room, str(record["result"]["summary"]))
         self.broadcast_room(room)
         self.broadcast_table(room)
         self.kick(room)
@@ -689,7 +777,13 @@ class Server:
                 action = room.game.str_to_action(msg["text"])
             except ValueError as err:
                 raise RoomError(str(err)) from None
-        self.play_move(room, conn.seat, action)
+        seat = room.seats[conn.seat]
+        timeouts, seat.timeouts = seat.timeouts, 0  # they move by themselves again (saved with the move)
+        try:
+            self.play_move(room, conn.seat, action)
+        except RoomError:
+            seat.timeouts = timeouts
+            raise
 
     def on_coach(self, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
         """Switch this seat's coach on or off.  Not written to the file by itself: the switch
@@ -771,6 +865,10 @@ class Server:
             else:
                 del self.by_address[address]
             room.active = time.time()
+            if self.rooms.get(room_id) is room:
+                if conn.host and not any(c.host for c in self.conns.get(room_id, ())):
+                    self.presence.host_left(room)  # after the grace the role passes on
+                self.presence.check_away(room)
             if conn.closed:  # the server closes it: the writer sends what is queued, then the close
                 with contextlib.suppress(BaseException):
                     await asyncio.wait_for(asyncio.shield(writer), CLOSE_SECONDS)
@@ -867,7 +965,7 @@ def create_app(data: str | Path = "./data", bot_delay: float = 0.6, workers: int
 
     async def room_info(request: Request) -> Response:
         room = srv().rooms[room_of(request)]
-        return JSONResponse(room.room_message(None, False, srv().connected(room)))
+        return JSONResponse(srv().room_msg(room))
 
     async def room_games(request: Request) -> Response:
         room_id = room_of(request, records=True)

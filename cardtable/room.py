@@ -46,6 +46,8 @@ class Seat:
     token: str | None = None
     level: str = catalog.DEFAULT_LEVEL
     coach: bool = False
+    #: the person's turns in a row that their clock ran out on (the computer moved for them)
+    timeouts: int = 0
 
 
 @dataclass
@@ -75,6 +77,41 @@ class RoomError(ValueError):
     """A request the room refuses; the message says why (sent to that client as ``error``)."""
 
 
+#: what a room may set about time (``POST /api/rooms`` and the ``settings`` message):
+#: name -> (default, lowest, highest); ``turn_seconds`` may also be ``None`` (no clock)
+TIME_SETTINGS: dict[str, tuple[int | None, int, int]] = {
+    #: seconds a person may be away (disconnected) during a game before a computer plays
+    #: their seat (theirs to take back: coming back takes it back)
+    "away_seconds": (60, 1, 3600),
+    #: seconds a person has for each move; when they run out the computer plays that move
+    #: for them (three times in a row: it plays their seat until they take it back)
+    "turn_seconds": (None, 1, 3600),
+}
+#: turns in a row a person's clock may run out before a computer plays their seat
+MAX_TIMEOUTS = 3
+
+
+def check_time_settings(values: dict[str, Any], partial: bool = False) -> dict[str, int | None]:
+    """A room's time settings from a request (``RoomError`` saying what is allowed): every
+    setting, the defaults filling what is missing (``partial``: only those given)."""
+    out: dict[str, int | None] = {}
+    for name, (default, low, high) in TIME_SETTINGS.items():
+        if name not in values:
+            if not partial:
+                out[name] = default
+            continue
+        value = values[name]
+        if value is None and default is None:
+            out[name] = None
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            never = " or null (no clock)" if default is None else ""
+            raise RoomError(f"{name} must be a whole number of seconds in {low}..{high}{never}, "
+                            f"got {value!r}"[:200])
+        out[name] = value
+    return out
+
+
 class Room:
     """One table: a game with its options, the seats, the host's credential and the play."""
 
@@ -92,6 +129,11 @@ class Room:
         self.games_played = 0
         self.play: Play | None = None
         self.created = now_iso()
+        #: the room's time settings (:data:`TIME_SETTINGS`)
+        self.away_seconds: int = 60
+        self.turn_seconds: int | None = None
+        #: the seat the host sits in (``None``: the host watches or has not sat yet)
+        self.host_seat: int | None = None
         #: when something last happened in the room (a change, a connection; Unix time): idle
         #: rooms expire (set by the server)
         self.active = time.time()
@@ -189,6 +231,7 @@ class Room:
         s = self.seats[seat]
         s.person = False
         s.coach = False
+        s.timeouts = 0
         self.touch()
 
     def set_level(self, seat: int, level: Any) -> None:
@@ -254,6 +297,34 @@ class Room:
             return self.record()
         return None
 
+    def resign(self, seat: int) -> dict[str, Any]:
+        """The person at ``seat`` gives up: the game ends now, they lose (return -1) and the
+        others share the win (+1 for a sole other seat, 0 each when several share it: the
+        rules' own convention).  Returns the game's record; ``RoomError`` if no game runs."""
+        if self.status != "playing" or self.play is None:
+            raise RoomError(f"no game is being played (the room is {self.status})")
+        p = self.play
+        others = [i for i in range(self.num_players) if i != seat]
+        share = 1.0 if len(others) == 1 else 0.0
+        names = self.names()
+        who = " and ".join(names[i] for i in others)
+        p.result = {
+            "returns": [-1.0 if i == seat else share for i in range(self.num_players)],
+            "winners": others, "truncated": False, "infos": self.game.infos(p.state),
+            "summary": f"{names[seat]} resigned: {who} {'win' if len(others) > 1 else 'wins'}"
+                       + (" (shared)" if len(others) > 1 else ""),
+            "resigned": seat,
+        }
+        p.finished = now_iso()
+        self.status = "finished"
+        self.games_played += 1
+        self.touch()
+        return self.record()
+
+    def settings(self) -> dict[str, int | None]:
+        """The room's time settings, as the ``room`` message shows them."""
+        return {"away_seconds": self.away_seconds, "turn_seconds": self.turn_seconds}
+
     def record(self) -> dict[str, Any]:
         """The finished game's record (PROTOCOL.md, "Records")."""
         p = self.play
@@ -278,17 +349,21 @@ class Room:
         return -1
 
     # --------------------------------------------------------------- messages
-    def room_message(self, you: int | None, host: bool, connected: list[int]) -> dict[str, Any]:
-        """The ``room`` message for a client sitting in ``you`` (``None``: a spectator)."""
+    def room_message(self, you: int | None, host: bool, connected: list[int],
+                     away: dict[int, float] | None = None) -> dict[str, Any]:
+        """The ``room`` message for a client sitting in ``you`` (``None``: a spectator);
+        ``away``: per absent person's seat, seconds before a computer plays it."""
+        away = away or {}
         return {
             "type": "room", "room": self.id, "game": self.env,
             "title": catalog.game_info(self.env)["title"], "num_players": self.num_players,
-            "options": self.options, "status": self.status,
+            "options": self.options, "status": self.status, "settings": self.settings(),
             "seats": [{"seat": i, "name": self.seat_name(i), "kind": "person" if s.person else "computer",
                        "level": s.level, "connected": connected[i] > 0, "coach": s.coach,
-                       "reserved": self.reserved(i)}
+                       "reserved": self.reserved(i),
+                       "away": None if i not in away else round(max(0.0, away[i]), 1)}
                       for i, s in enumerate(self.seats)],
-            "you": you, "host": host, "games_played": self.games_played,
+            "you": you, "host": host, "host_seat": self.host_seat, "games_played": self.games_played,
             "game_index": 0 if self.play is None else self.play.index,
         }
 
@@ -335,12 +410,13 @@ class Room:
         played = None if p is None else (self.game.clone(p.state), p.rng.bit_generator.state, len(p.ids),
                                          p.round_result, p.result, p.finished)
         return ([dict(vars(s)) for s in self.seats], self.status, self.games_played, self.host_token,
-                p, played)
+                self.host_seat, self.away_seconds, self.turn_seconds, p, played)
 
     def undo(self, memo: tuple[Any, ...]) -> None:
         """Bring the room back to where it was when :meth:`memo` was taken (a change whose
         save failed: what the file holds is what everyone sees)."""
-        seats, self.status, self.games_played, self.host_token, p, played = memo
+        (seats, self.status, self.games_played, self.host_token, self.host_seat, self.away_seconds,
+         self.turn_seconds, p, played) = memo
         self.seats = [Seat(**s) for s in seats]
         self.play = p
         if p is not None:
@@ -356,7 +432,8 @@ class Room:
         return {
             "id": self.id, "env": self.env, "num_players": self.num_players, "options": self.options,
             "default_level": self.default_level, "host_token": self.host_token, "created": self.created,
-            "status": self.status, "games_played": self.games_played,
+            "status": self.status, "games_played": self.games_played, "host_seat": self.host_seat,
+            "settings": self.settings(),
             "seats": [dict(vars(s)) for s in self.seats],  # flat: asdict's deep copy costs more
             "play": None if p is None else {
                 "index": p.index, "seed": p.seed, "start": p.start, "state": self.game.to_json(p.state),
@@ -383,6 +460,9 @@ class Room:
         room.status = data["status"]
         room.games_played = int(data["games_played"])
         room.seats = [Seat(**s) for s in data["seats"]]
+        room.host_seat = data.get("host_seat")  # absent in files written before it existed
+        for name, value in check_time_settings(data.get("settings", {})).items():
+            setattr(room, name, value)
         pd = data["play"]
         if pd is not None:
             state = room.game.from_json(pd["state"])

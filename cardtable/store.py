@@ -107,8 +107,8 @@ class Store:
             self.db.close()
             raise
         self.wal = self.path.with_name(self.path.name + "-wal")
-        #: when the writer may next try to empty the WAL (after a busy try)
-        self._next_truncate = 0.0
+        #: the writer's last try to empty the WAL found a background checkpoint at work
+        self._truncate_busy = False
         self._stop = threading.Event()
         self._checkpointer = threading.Thread(target=self._checkpoint_loop, name="cardtable-checkpoint",
                                               daemon=True)
@@ -138,12 +138,10 @@ class Store:
         starve (it polls for the write lock, which a busy writer takes back at once).  So
         the writer does it, between its own transactions: it copies what the PASSIVE left,
         syncs the file and cuts the WAL to nothing (a few milliseconds, once per
-        :data:`WAL_LIMIT` written).  If a background checkpoint holds the file longer than
-        :data:`TRUNCATE_WAIT_MS`, it is tried again a moment later.
+        :data:`WAL_LIMIT` written).  While a background checkpoint holds the file it waits
+        at most :data:`TRUNCATE_WAIT_MS`, then tries again after each commit without waiting
+        (a refused try costs microseconds) until the checkpoint is done.
         """
-        now = time.monotonic()
-        if now < self._next_truncate:
-            return
         try:
             if self.wal.stat().st_size <= WAL_LIMIT:
                 return
@@ -151,14 +149,13 @@ class Store:
             return
         busy = 1
         try:
-            self.db.execute(f"PRAGMA busy_timeout={TRUNCATE_WAIT_MS}")
+            self.db.execute(f"PRAGMA busy_timeout={0 if self._truncate_busy else TRUNCATE_WAIT_MS}")
             busy = int(self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()[0][0])
         except sqlite3.Error as err:
             log.warning("emptying the WAL of %s failed: %s", self.path, err)
         finally:
             self.db.execute("PRAGMA busy_timeout=5000")
-        if busy:
-            self._next_truncate = now + 0.25
+        self._truncate_busy = bool(busy)
 
     def save_room(self, room_id: str, data: dict[str, Any], move: dict[str, Any] | None = None,
                   record: dict[str, Any] | None = None, prune_moves_before: int | None = None) -> None:

@@ -2,7 +2,7 @@
 // the coach panel, results and records. The server is the authority; this only shows
 // what it sends and sends the moves it lists (cardtable/PROTOCOL.md).
 import { el, prettyMoveText, stdCard, liCard, stdText, liText } from "./cards.js";
-import { LEVEL_WORDS, botIcon, levelWord } from "./ui.js";
+import { LEVEL_WORDS, botIcon, levelWord, deadlineNode, countdownText } from "./ui.js";
 import * as rummy from "./games/rummy.js";
 import * as line from "./games/line.js";
 import * as lineit from "./games/lineit.js";
@@ -33,6 +33,9 @@ const S = {
   records: [],
   recordsFor: -1,
   gone: false, // the room will not come back: no more reconnecting
+  clock: null, // the turn clock: {seat, step, game_index, deadline (ms, this page's clock), seconds}
+  sentHost: false, // this page's hello carried a host token
+  resignArmed: false, // the Resign button was pressed once: the next press resigns
 };
 
 // ------------------------------------------------------------------------ storage
@@ -57,6 +60,29 @@ export function showError(message) {
   setTimeout(() => item.classList.add("fade"), 9000);
   setTimeout(() => item.remove(), 10000);
 }
+
+/** Something that happened at the table that everyone should know (the host changed, a
+ * seat went to a computer, somebody's time ran out, somebody resigned). */
+export function showNotice(message) {
+  const box = document.getElementById("errors");
+  const item = el("div", { class: "error notice", role: "status" },
+    el("span", { class: "error-icon", text: "i" }), el("span", { class: "notice-text", text: message }),
+    el("button", { class: "error-close", title: "dismiss", text: "\u00d7", onclick: () => item.remove() }));
+  box.append(item);
+  while (box.children.length > 3) box.firstChild.remove();
+  setTimeout(() => item.classList.add("fade"), 11000);
+  setTimeout(() => item.remove(), 12000);
+}
+
+// countdowns (an absent person's seat, the turn clock) tick here, from deadlines the page
+// computed when the server's message arrived
+setInterval(() => {
+  document.querySelectorAll("[data-deadline]").forEach((n) => {
+    const text = countdownText(Number(n.dataset.deadline));
+    if (n.textContent !== text) n.textContent = text;
+    n.classList.toggle("urgent", Number(n.dataset.deadline) - Date.now() <= 10000);
+  });
+}, 250);
 
 function setText(id, text) {
   const node = document.getElementById(id);
@@ -167,6 +193,16 @@ function buildForm(form, g) {
   const castLine = el("small", { class: "opt-help", id: "cast-line" });
   rows.append(el("label", { class: "opt" }, el("span", { class: "opt-name", text: "Opponents" }), levelSel, castLine));
 
+  const turnSel = el("select", { id: "opt-turn_seconds", name: "turn_seconds" },
+    ...TURN_CHOICES.map((v) => el("option", { value: v === null ? "" : String(v), text: v === null ? "off" : `${secondsWords(v)} a move` })));
+  rows.append(el("label", { class: "opt" }, el("span", { class: "opt-name", text: "Turn clock" }), turnSel,
+    el("small", { class: "opt-help", text: "time for each move; when it runs out the computer plays that move (off: take your time)" })));
+  const awaySel = el("select", { id: "opt-away_seconds", name: "away_seconds" },
+    ...AWAY_CHOICES.map((v) => el("option", { value: String(v), text: secondsWords(v) })));
+  awaySel.value = "60";
+  rows.append(el("label", { class: "opt" }, el("span", { class: "opt-name", text: "If a player leaves" }), awaySel,
+    el("small", { class: "opt-help", text: "a computer plays the seat of a player who left after this long; coming back takes it back" })));
+
   const nameInput = el("input", { id: "lobby-name", type: "text", maxlength: 24, placeholder: "your name", value: store.get("cardtable:name") || "" });
   rows.append(el("label", { class: "opt" }, el("span", { class: "opt-name", text: "Your name" }), nameInput,
     el("small", { class: "opt-help", text: "shown at your seat" })));
@@ -232,7 +268,8 @@ function buildForm(form, g) {
       const res = await api("/api/rooms", {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ game: g.name, num_players: Number(players.value), options: values, level: levelSel.value }),
+        body: JSON.stringify({ game: g.name, num_players: Number(players.value), options: values, level: levelSel.value,
+          turn_seconds: turnSel.value === "" ? null : Number(turnSel.value), away_seconds: Number(awaySel.value) }),
       });
       store.set(hostKey(res.room), res.host_token);
       store.set(autoSitKey(res.room), "1");
@@ -308,6 +345,7 @@ function connect() {
     S.wsOpen = true;
     S.retry = 0;
     document.body.classList.remove("offline");
+    S.sentHost = Boolean(store.get(hostKey(S.roomId)));
     ws.send(JSON.stringify({ type: "hello", token: store.get(tokenKey(S.roomId)), host_token: store.get(hostKey(S.roomId)) }));
   };
   ws.onmessage = (ev) => {
@@ -324,11 +362,12 @@ function connect() {
     }
     document.body.classList.add("offline");
     S.retry += 1;
+    if (ev.code === 4429 || ev.code === 4503) S.retry = Math.max(S.retry, 20); // refused: try again slowly
     setText("status", `Connection lost \u2014 reconnecting\u2026${S.retry > 1 ? ` (try ${S.retry})` : ""}`);
     // the server may be up while the room is not (restarted without it): ask it, so that
     // nobody waits on "reconnecting" for a room that will never come back
     if (S.retry >= 2) checkRoom();
-    setTimeout(() => { if (!S.gone) connect(); }, 500 * Math.min(S.retry, 6));
+    setTimeout(() => { if (!S.gone) connect(); }, 500 * Math.min(S.retry, 20));
   };
 }
 
@@ -389,6 +428,19 @@ function handle(msg) {
       showError(msg.message || "error");
       renderActions();
       break;
+    case "notice":
+      showNotice(msg.message || "");
+      break;
+    case "host":
+      // the host role passed to this seat: keep the new credential
+      store.set(hostKey(S.roomId), msg.host_token);
+      break;
+    case "clock":
+      S.clock = msg.seat === null || msg.seat === undefined ? null
+        : { seat: msg.seat, step: msg.step, game_index: msg.game_index, seconds: msg.seconds, deadline: Date.now() + 1000 * msg.left };
+      renderActions();
+      if (S.table) renderBoard();
+      break;
     default: break;
   }
 }
@@ -396,7 +448,14 @@ function handle(msg) {
 function onRoom(room) {
   const first = S.room === null;
   const prevYou = S.room ? S.room.you : null;
+  if (S.sentHost && !room.host) {
+    // the host token this page kept is no longer the host's (the role passed on)
+    store.set(hostKey(S.roomId), null);
+    S.sentHost = false;
+  }
   S.room = room;
+  for (const s of room.seats) s.awayUntil = s.away === null || s.away === undefined ? null : Date.now() + 1000 * s.away;
+  if (room.status !== "playing") S.resignArmed = false;
   S.game = S.games.find((g) => g.name === room.game) || { name: room.game, title: room.title, levels: [], cast: [], cards: [] };
   document.title = `${room.title} \u00b7 Card table`;
   setText("crumb", `${room.title} \u00b7 room ${room.room}`);
@@ -440,8 +499,14 @@ function renderSeats() {
     const mine = you === s.seat;
     const parts = [el("span", { class: "seatno", text: String(s.seat + 1) }),
       el("span", { class: "seatname", text: s.name + (mine ? " (you)" : "") })];
+    if (room.host_seat === s.seat) parts.push(el("span", { class: "badge host", id: `host-badge-${s.seat}`, title: "the host: starts games and sets the computers", text: "host" }));
     if (s.kind === "person") {
       parts.push(el("span", { class: "badge person" + (s.connected === false ? " away" : ""), text: s.connected === false ? "away" : "player" }));
+      if (s.awayUntil) {
+        // a computer takes the seat when this runs out (coming back stops it)
+        parts.push(el("span", { class: "away-count", title: "a computer plays this seat when the time is up; opening the link again takes it back" },
+          "computer in ", deadlineNode(s.awayUntil, { class: "countdown", "data-away-seat": s.seat })));
+      }
       if (room.host && s.connected === false && !mine) {
         // the table waits for a person who closed the page; the host may let a computer play on
         const sel = el("select", { class: "level-select", "data-seat": s.seat, title: "let a computer play this seat (their link still takes it back)" },
@@ -483,16 +548,63 @@ function renderSeats() {
   } else {
     controls.append(el("button", { class: "btn", id: "leave", type: "button", text: "Leave seat",
       title: "a computer player takes over; you can take the seat back", onclick: () => send({ type: "leave" }) }));
+    if (room.status === "playing") {
+      // two presses: the first asks, the second resigns (no dialog: it works everywhere)
+      const resign = el("button", { class: "btn danger" + (S.resignArmed ? " armed" : ""), id: "resign", type: "button",
+        text: S.resignArmed ? "Really resign? You lose this game" : "Resign",
+        title: "give up this game: it ends now, you lose, the others share the win" });
+      resign.onclick = () => {
+        if (!S.resignArmed) {
+          S.resignArmed = true;
+          renderSeats();
+          setTimeout(() => { if (S.resignArmed) { S.resignArmed = false; if (S.room) renderSeats(); } }, 5000);
+          return;
+        }
+        S.resignArmed = false;
+        send({ type: "resign" });
+      };
+      controls.append(resign);
+    }
   }
   if (room.host && room.status === "waiting") {
     controls.append(el("button", { class: "btn primary", id: "start", type: "button", text: "Start the game", onclick: () => send({ type: "start" }) }));
   }
-  const opts = Object.entries(room.options || {}).filter(([k]) => k !== "max_turns_per_round" || room.options[k] !== 1000)
-    .map(([k, v]) => `${(OPTION_TITLES[k] || k).toLowerCase()} ${v === null ? "never" : v}`).join(" \u00b7 ");
+  if (room.host && room.status !== "playing") controls.append(timeSettings(room));
+  const set = room.settings || {};
+  const opts = [...Object.entries(room.options || {}).filter(([k]) => k !== "max_turns_per_round" || room.options[k] !== 1000)
+    .map(([k, v]) => `${(OPTION_TITLES[k] || k).toLowerCase()} ${v === null ? "never" : v}`),
+  `turn clock ${set.turn_seconds ? secondsWords(set.turn_seconds) : "off"}`,
+  `away ${secondsWords(set.away_seconds || 60)}`].join(" \u00b7 ");
   panel.replaceChildren(
     el("h3", {}, "Seats ", el("small", { class: "muted", text: `${room.status}${room.games_played ? ` \u00b7 ${room.games_played} played` : ""}` })),
     el("div", { class: "muted optline", text: opts }),
     el("div", { class: "seats", id: "seats" }, ...rows), controls);
+}
+
+/** "30 s", "2 min" */
+function secondsWords(sec) {
+  return sec % 60 === 0 && sec >= 60 ? `${sec / 60} min` : `${sec} s`;
+}
+
+const AWAY_CHOICES = [30, 60, 120, 300, 900];
+const TURN_CHOICES = [null, 15, 30, 60, 120, 300];
+
+/** The host's time settings (between games): how long an absent person's seat waits, and
+ * the turn clock. */
+function timeSettings(room) {
+  const set = room.settings || {};
+  const choice = (id, label, values, current, words, key, help) => {
+    const all = values.includes(current) ? values : [...values, current].sort((a, b) => (a ?? -1) - (b ?? -1));
+    const sel = el("select", { id, title: help }, ...all.map((v) => el("option", { value: v === null ? "" : String(v), text: words(v) })));
+    sel.value = current === null || current === undefined ? "" : String(current);
+    sel.onchange = () => send({ type: "settings", [key]: sel.value === "" ? null : Number(sel.value) });
+    return el("label", { class: "opt small" }, el("span", { class: "opt-name", text: label }), sel);
+  };
+  return el("div", { class: "time-settings", id: "time-settings" },
+    choice("set-away", "An absent player's seat goes to a computer after", AWAY_CHOICES, set.away_seconds ?? 60, secondsWords, "away_seconds",
+      "a player who closes the page or loses the connection during a game: after this, a computer plays for them until they come back"),
+    choice("set-turn", "Turn clock", TURN_CHOICES, set.turn_seconds ?? null, (v) => (v === null ? "off" : `${secondsWords(v)} a move`), "turn_seconds",
+      "time for each move; when it runs out the computer plays that move"));
 }
 
 function renderWaiting() {
@@ -534,9 +646,17 @@ function onTable(t) {
   document.querySelectorAll("#seats .seatrow").forEach((row) => row.classList.toggle("to-move", Number(row.dataset.seat) === t.current));
 }
 
+/** The turn clock of this table's position, if one runs. */
+function clockFor(t) {
+  const c = S.clock;
+  if (!c || !t || c.step !== t.step || c.game_index !== t.game_index || c.seat !== t.current) return null;
+  return c;
+}
+
 function ctx() {
   const t = S.table;
   return {
+    clock: clockFor(t),
     view: t ? t.view : null,
     table: t,
     room: S.room,
@@ -691,16 +811,18 @@ function renderActions() {
     return;
   }
   const moves = t.moves || [];
+  const clock = clockFor(t);
+  const clockNode = clock ? deadlineNode(clock.deadline, { class: "clock", id: "clock", title: "time left for this move; then the computer plays it" }) : null;
   if (you === null || you === undefined) {
-    status.textContent = `Watching \u00b7 ${name(t.current)} to move`;
+    status.replaceChildren(`Watching \u00b7 ${name(t.current)} to move`, clockNode ? " " : "", clockNode || "");
     return;
   }
   if (t.current !== you || !moves.length) {
-    status.textContent = `Waiting for ${name(t.current)}\u2026`;
+    status.replaceChildren(`Waiting for ${name(t.current)}\u2026`, clockNode ? " " : "", clockNode || "");
     return;
   }
   status.classList.add("your-turn");
-  status.replaceChildren(el("b", { text: "Your turn: " }), r ? r.prompt(ctx()) : "make a move");
+  status.replaceChildren(el("b", { text: "Your turn: " }), r ? r.prompt(ctx()) : "make a move", clockNode ? " " : "", clockNode || "");
   const direct = moves.filter((m) => !moveCards(m).length);
   const any = S.sel.cards.length + S.sel.spots.length > 0;
   const picked = any ? matching().filter((m) => moveCards(m).length) : [];

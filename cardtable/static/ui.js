@@ -18,6 +18,22 @@ export function botIcon() {
   return span;
 }
 
+/** "0:42" (or "1:05:00") from milliseconds left (never negative). */
+export function countdownText(deadline) {
+  const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+  const h = Math.floor(left / 3600);
+  const m = Math.floor((left % 3600) / 60);
+  const sec = String(left % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
+}
+
+/** An element that counts down to ``deadline`` (ms, this page's clock); app.js ticks it. */
+export function deadlineNode(deadline, attrs = {}) {
+  const node = el("span", { ...attrs, "data-deadline": String(Math.round(deadline)), role: "timer" }, countdownText(deadline));
+  if (deadline - Date.now() <= 10000) node.classList.add("urgent");
+  return node;
+}
+
 export function levelWord(level) {
   if (!level) return "";
   return LEVEL_WORDS[level] || level;
@@ -33,11 +49,21 @@ export function playerPlate(ctx, seat, opts = {}) {
       title: info.connected === false ? "disconnected" : "a person", text: info.connected === false ? "away" : "player" })
     : el("span", { class: "badge bot", title: "computer player" }, botIcon(), levelWord(info.level));
   const last = ctx.table && ctx.table.last ? ctx.table.last[seat] : null;
+  const chips = [];
+  if (ctx.room.host_seat === seat) chips.push(el("span", { class: "badge host", title: "the host", text: "host" }));
+  if (info.awayUntil) {
+    chips.push(el("span", { class: "chip away-count", title: "a computer plays this seat when the time is up" },
+      "computer in ", deadlineNode(info.awayUntil, { class: "countdown" })));
+  }
+  if (toMove && ctx.clock && ctx.clock.seat === seat) {
+    chips.push(deadlineNode(ctx.clock.deadline, { class: "clock plate-clock", title: "time left for this move" }));
+  }
   return el("div", { class: "plate" + (toMove ? " to-move" : "") + (isYou ? " you" : ""), "data-seat-plate": seat },
     el("div", { class: "plate-top" },
       el("span", { class: "dot", title: toMove ? "to move" : "" }),
       el("span", { class: "pname", text: info.name + (isYou ? " (you)" : "") }),
       badge,
+      ...chips,
       ...(opts.chips || [])),
     opts.noLast ? null : el("div", { class: "last", "data-last": seat },
       last ? ["last: ", el("b", { text: prettyMoveText(last) })] : el("span", { class: "muted", text: "\u00a0" })));

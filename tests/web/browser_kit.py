@@ -46,13 +46,14 @@ def missing() -> str | None:
 
 
 @contextlib.contextmanager
-def server(data_dir: str | None = None, timeout: float = 40.0) -> Iterator[str]:
-    """The real card table server (``python -m cardtable``) on a free port, computer players
-    without delay; yields its base URL and stops it afterwards."""
+def server(data_dir: str | None = None, timeout: float = 40.0, args: tuple[str, ...] = (),
+           port: int | None = None) -> Iterator[str]:
+    """The real card table server (``python -m cardtable``, more ``args``) on a free port (or
+    ``port``), computer players without delay; yields its base URL and stops it afterwards."""
     own_dir = data_dir is None
     data = tempfile.mkdtemp(prefix="ct-web-") if own_dir else data_dir
     assert data is not None
-    srv = ServerProcess(data, bot_delay=0.0, workers=0, timeout=timeout)
+    srv = ServerProcess(data, bot_delay=0.0, workers=0, timeout=timeout, args=args, port=port)
     try:
         yield srv.url
     finally:
@@ -138,8 +139,10 @@ def errors(drv: Any) -> list[str]:
 
 # -------------------------------------------------------------------------- lobby
 def create_room(drv: Any, base: str, game: str, players: int, options: dict[str, Any] | None = None,
-                level: str | None = None, name: str = "Ann") -> str:
-    """Make a room through the lobby form; returns the room's URL (the page is in it)."""
+                level: str | None = None, name: str = "Ann",
+                times: dict[str, int | None] | None = None) -> str:
+    """Make a room through the lobby form (``times``: its ``turn_seconds``/``away_seconds``
+    choices); returns the room's URL (the page is in it)."""
     from selenium.webdriver.support.ui import Select
 
     drv.get(base + "/")
@@ -157,6 +160,8 @@ def create_room(drv: Any, base: str, game: str, players: int, options: dict[str,
             Select(field).select_by_visible_text(want)
     if level:
         Select(css(drv, "#opt-level")[0]).select_by_value(level)
+    for key, seconds in (times or {}).items():
+        Select(css(drv, f"#opt-{key}")[0]).select_by_value("" if seconds is None else str(seconds))
     name_box = css(drv, "#lobby-name")[0]
     name_box.clear()
     name_box.send_keys(name)
@@ -197,9 +202,11 @@ def game_over(drv: Any) -> bool:
     return bool(css(drv, "#result"))
 
 
-def page_cards(drv: Any) -> set[int]:
-    """Every card id shown anywhere on the page."""
-    found = js(drv, "return [...document.querySelectorAll('[data-card]')].map(e => e.dataset.card)")
+def page_cards(drv: Any, outside: str | None = None) -> set[int]:
+    """Every card id shown anywhere on the page (``outside``: but not inside the elements
+    matching this selector)."""
+    found = js(drv, "const out = arguments[0]; return [...document.querySelectorAll('[data-card]')]"
+                    ".filter(e => !out || !e.closest(out)).map(e => e.dataset.card)", outside)
     return {int(x) for x in found}
 
 

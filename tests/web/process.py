@@ -42,8 +42,9 @@ class ServerProcess(Local):
     answers.  ``new_session``: in a session and process group of its own (led by it)."""
 
     def __init__(self, data: str | Path, bot_delay: float = 0.0, workers: int = 0,
-                 timeout: float = 60.0, args: tuple[str, ...] = (), new_session: bool = False) -> None:
-        self.port = free_port()
+                 timeout: float = 60.0, args: tuple[str, ...] = (), new_session: bool = False,
+                 port: int | None = None) -> None:
+        self.port = port or free_port()
         self.data = Path(data)
         self.data.mkdir(parents=True, exist_ok=True)
         env = dict(os.environ, PYTHONUNBUFFERED="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1",

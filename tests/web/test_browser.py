@@ -66,7 +66,9 @@ def check_privacy(a: Any, b: Any, seat_a: int, seat_b: int) -> None:
     """Each page shows its own hand, and none of the other's private cards anywhere."""
     hand_a, hand_b = set(K.hand_cards(a)), set(K.hand_cards(b))
     assert hand_a and hand_b and not hand_a & hand_b
-    in_a, in_b = K.page_cards(a), K.page_cards(b)
+    # the last round's result shows every hand of that round (public once judged); the
+    # cards of the new round's hands may be among them, so they are left out here
+    in_a, in_b = K.page_cards(a, outside="#round-result"), K.page_cards(b, outside="#round-result")
     assert not private_cards(a, seat_a) & in_b, "B's page shows A's hidden cards"
     assert not private_cards(b, seat_b) & in_a, "A's page shows B's hidden cards"
     # the views themselves: the other seat's hand is never sent
