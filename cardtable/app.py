@@ -5,7 +5,13 @@
 :class:`~.workers.Pool`.  Everything that changes a room runs on the event loop, one
 message at a time, and is saved before anyone is told of it; computer players and
 coaches think in the pool and their answers are applied only if the position they were
-asked about is still the one on the table.  See ``PROTOCOL.md``.
+asked about is still the one on the table.  See ``PROTOCOL.md``; for operators
+``docs/table.md``.
+
+Every message and request is treated as hostile: sizes, nesting, rates (:mod:`.limits`),
+origins and quotas (:mod:`.settings`), names (:mod:`.names`); the timers that keep a game
+from stalling are in :mod:`.presence`, the pages for links that lead nowhere and the
+security headers in :mod:`.pages`.
 """
 
 from __future__ import annotations
@@ -283,6 +289,7 @@ class Server:
         self.store.close()
 
     def spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
+        """Run ``coro`` as a task the server keeps (cancelled at shutdown)."""
         task: asyncio.Task[Any] = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -380,11 +387,14 @@ class Server:
             if c.hello:
                 c.send(msg)
 
-    def unseat(self, room: Room, seat: int) -> None:
+    def unseat(self, room: Room, seat: int, host_leaves: bool = False) -> None:
         """A computer plays ``seat`` from now on (kept for its person: their token takes it
-        back); its clients become spectators.  ``RoomError`` if it could not be saved."""
+        back); its clients become spectators (``host_leaves``: the host is one of them, who
+        now watches).  ``RoomError`` if it could not be saved."""
         memo = room.memo()
         room.leave(seat)
+        if host_leaves and room.host_seat == seat:
+            room.host_seat = None
         self.commit(room, memo)
         for c in self.conns.get(room.id, ()):
             if c.seat == seat:
@@ -677,7 +687,7 @@ class Server:
         """Give the seat to a computer (the token still takes it back)."""
         if conn.seat is None:
             raise RoomError("you do not sit at this table")
-        self.unseat(room, conn.seat)
+        self.unseat(room, conn.seat, host_leaves=conn.host)
         self.broadcast_room(room)
         self.kick(room)
 
