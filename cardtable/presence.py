@@ -53,8 +53,8 @@ class Presence:
 
     def __init__(self, server: Server) -> None:
         self.server = server
-        #: (room, seat) -> (timer, loop time at which a computer takes the seat)
-        self.away: dict[tuple[str, int], tuple[asyncio.TimerHandle, float]] = {}
+        #: room -> seat -> (timer, loop time at which a computer takes the seat)
+        self.away: dict[str, dict[int, tuple[asyncio.TimerHandle, float]]] = {}
         #: room -> its turn clock
         self.clocks: dict[str, Clock] = {}
         #: room -> loop time since which no connection holds the host's credential
@@ -68,29 +68,35 @@ class Presence:
     # ------------------------------------------------------------------ absent people
     def away_left(self, room: Room) -> dict[int, float]:
         """Seconds left before a computer plays each absent person's seat."""
-        if not self.away:
+        timers = self.away.get(room.id)
+        if not timers:
             return {}
         now = self._now()
-        return {seat: deadline - now for (rid, seat), (_, deadline) in self.away.items() if rid == room.id}
+        return {seat: deadline - now for seat, (_, deadline) in timers.items()}
 
     def check_away(self, room: Room) -> None:
         """Start the countdown of every person's seat with nobody connected to it during a
         game; stop the others (call after any change of seats, connections or status)."""
         connected = self.server.connected(room)
         loop = asyncio.get_running_loop()
+        timers = self.away.setdefault(room.id, {})
         for seat, s in enumerate(room.seats):
-            key = (room.id, seat)
             absent = room.status == "playing" and s.person and connected[seat] == 0
-            timer = self.away.get(key)
+            timer = timers.get(seat)
             if absent and timer is None:
                 handle = loop.call_later(room.away_seconds, self._away_over, room, seat)
-                self.away[key] = (handle, loop.time() + room.away_seconds)
+                timers[seat] = (handle, loop.time() + room.away_seconds)
             elif not absent and timer is not None:
                 timer[0].cancel()
-                del self.away[key]
+                del timers[seat]
+        if not timers:
+            del self.away[room.id]
 
     def _away_over(self, room: Room, seat: int) -> None:
-        self.away.pop((room.id, seat), None)
+        timers = self.away.get(room.id, {})
+        timers.pop(seat, None)
+        if not timers:
+            self.away.pop(room.id, None)
         srv = self.server
         if (srv.rooms.get(room.id) is not room or room.status != "playing" or not room.seats[seat].person
                 or srv.connected(room)[seat]):
@@ -101,7 +107,7 @@ class Presence:
         except RoomError as err:  # not saved: try again in a moment
             log.error("room %s: seat %d could not go to a computer: %s", room.id, seat, err)
             handle = asyncio.get_running_loop().call_later(RETRY_SECONDS, self._away_over, room, seat)
-            self.away[(room.id, seat)] = (handle, self._now() + RETRY_SECONDS)
+            self.away.setdefault(room.id, {})[seat] = (handle, self._now() + RETRY_SECONDS)
             return
         srv.notice(room, f"{name} has been away for {room.away_seconds} s: a computer plays their seat "
                          "until they come back (their link takes it back)")
@@ -250,8 +256,8 @@ class Presence:
     # ------------------------------------------------------------------ lifecycle
     def forget(self, room: Room) -> None:
         """Stop every timer of a room (it expired)."""
-        for key in [k for k in self.away if k[0] == room.id]:
-            self.away.pop(key)[0].cancel()
+        for handle, _ in self.away.pop(room.id, {}).values():
+            handle.cancel()
         clock = self.clocks.pop(room.id, None)
         if clock is not None:
             clock.handle.cancel()
@@ -259,8 +265,9 @@ class Presence:
 
     def close(self) -> None:
         """Stop every timer."""
-        for handle, _ in self.away.values():
-            handle.cancel()
+        for timers in self.away.values():
+            for handle, _ in timers.values():
+                handle.cancel()
         for clock in self.clocks.values():
             clock.handle.cancel()
         for timer in self.host_timers.values():
