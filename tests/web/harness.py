@@ -133,10 +133,12 @@ def is_end(msg: dict[str, Any]) -> bool:
     return msg["type"] == "table" and msg["result"] is not None
 
 
-def play_randomly(client: Client, seed: int, timeout: float = 60.0, prefer: str = "finish") -> dict[str, Any]:
+def play_randomly(client: Client, seed: int, timeout: float = 60.0, prefer: str = "finish",
+                  coach_wait: float = 0.0) -> dict[str, Any]:
     """Answer every table that offers this client moves with a random legal move (a move
     whose text starts with ``prefer`` when there is one), until the game ends; returns the
-    final table."""
+    final table.  ``coach_wait``: before each move, wait up to this long for the coach's
+    advice on it (a client that moves at once never lets a busy coach answer)."""
     rng = np.random.default_rng(seed)
     deadline = time.monotonic() + timeout
     tables = [m for m in client.seen if m["type"] == "table"]
@@ -147,6 +149,20 @@ def play_randomly(client: Client, seed: int, timeout: float = 60.0, prefer: str 
             continue
         if msg["result"] is not None:
             return msg
+        if msg["moves"] and coach_wait > 0:
+            until = time.monotonic() + coach_wait
+            while not any(m["type"] == "coach" and m["step"] == msg["step"] for m in client.seen):
+                if time.monotonic() > until:
+                    break
+                try:
+                    later = client.recv(timeout=max(0.01, until - time.monotonic()))
+                except TimeoutError:
+                    break
+                if later["type"] == "table":  # the table moved on (it should not, on our turn)
+                    pending.append(later)
+                    break
+            if pending:
+                continue
         if msg["moves"]:
             moves = [m for m in msg["moves"] if m["text"].startswith(prefer)] or msg["moves"]
             move = moves[int(rng.integers(len(moves)))]

@@ -76,7 +76,9 @@ def play_whole_game(srv: LiveServer, env: str) -> Played:
     other.sit(seats[1], "Bob")
     host.send({"type": "coach", "on": True})  # the host's coach: only the host gets advice
     host.send({"type": "start"})
-    finals = run_threads(lambda: play_randomly(host, 1), lambda: play_randomly(other, 2),
+    # the host waits for the coach's advice before moving (under load a coach still thinking
+    # when the move is made has nothing to say, and a game without advice tests nothing)
+    finals = run_threads(lambda: play_randomly(host, 1, coach_wait=2.0), lambda: play_randomly(other, 2),
                          lambda: watch(spectator))
     final = finals[2]
     assert all(f["step"] == final["step"] and f["result"] == final["result"] for f in finals)
