@@ -248,7 +248,8 @@ class Presence:
             c.host = c.seat == seat
             if c.host:
                 c.send({"type": "host", "host_token": token})
-        was = f"{room.seat_name(old)} (the host) left" if old is not None and old != seat else "The host left"
+        old_name = None if old is None or old == seat else room.seats[old].name or room.seat_name(old)
+        was = f"{old_name} (the host) left" if old_name else "The host left"
         srv.notice(room, f"{was}: {room.seat_name(seat)} is the host now")
         srv.broadcast_room(room)
         log.info("room %s: the host role passed to seat %d", room.id, seat)
