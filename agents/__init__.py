@@ -6,7 +6,8 @@ Every agent acts on what ``env.last()`` gives its player, never on the true stat
 
 from .arena import GameResult, play_game
 from .base import Agent, RandomAgent
-from .ladder import LEVELS, Advice, Coach, knowledge, levels, make_agent, opponents, playable_levels
+from .coach import Advice, Coach
+from .ladder import LEVELS, knowledge, levels, make_agent, opponents, playable_levels
 
 __all__ = [
     "LEVELS",

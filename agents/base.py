@@ -56,6 +56,22 @@ class Agent(ABC):
     def choose(self, game: Game[Any, Any], view: Any, legal: list[int]) -> int:
         """The action id to play: one of ``legal``, decided from ``view`` alone."""
 
+    @property
+    def remembers(self) -> bool:
+        """Whether the agent's choices depend on a memory of its seat's earlier Views (then
+        :meth:`observe` rebuilds it); most agents decide from the current View alone."""
+        return False
+
+    def observe(self, game: Game[Any, Any], view: Any) -> None:
+        """Take in a View of the agent's seat at one of its past decisions, without deciding.
+
+        This is how an agent that remembers (:attr:`remembers`) is given back its memory
+        after a restart: feed it the seat's own Views at the seat's earlier decisions, in
+        order, and it then chooses exactly as the agent that played them.  Agents without
+        memory ignore it.
+        """
+        return None
+
     def act(self, observation: Observation) -> int:
         """The action id to play from the observation dict ``env.last()`` gives.
 

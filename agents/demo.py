@@ -13,7 +13,8 @@ import cardenvs
 from cardenvs.core.loop import Turn
 
 from .arena import play_between
-from .ladder import Coach, cast, make_agent
+from .coach import Coach
+from .ladder import cast, make_agent
 
 
 def main(argv: list[str] | None = None) -> None:

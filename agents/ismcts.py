@@ -40,7 +40,8 @@ import numpy as np
 from cardenvs.core.game import Game
 
 from .base import Agent
-from .policy import Knowledge
+from .knowledge import Knowledge
+from .knowledge import knowledge as game_knowledge
 
 #: the default search budget: simulations per decision, rollout depth, UCT constant
 DEFAULT_BUDGET: dict[str, Any] = {"simulations": 64, "depth": 16, "uct_c": 2.0}
@@ -51,7 +52,7 @@ class ISMCTSAgent(Agent):
 
     ``depth=None`` plays rollouts out to the end of the game (no knowledge used: pure
     IS-MCTS with random rollouts; slow for Rummy, whose random games last about 1500
-    moves).  ``knowledge`` (default: the game's own, through the ladder) values the
+    moves).  ``knowledge`` (default: the game's own, through its kit) values the
     cut rollouts.
     """
 
@@ -84,8 +85,6 @@ class ISMCTSAgent(Agent):
         self.depth = depth
         self.uct_c = float(uct_c)
         if knowledge is None and depth is not None:
-            from .ladder import knowledge as game_knowledge
-
             knowledge = game_knowledge(env_name)
         self.knowledge = knowledge
         self._games: dict[tuple[int, tuple[tuple[str, Any], ...]], Any] = {}

@@ -25,7 +25,8 @@ from cardenvs.core.game import Game
 from cardenvs.core.loop import Turn
 from cardenvs.core.loop import play as play_loop
 
-from .ladder import LEVELS, Coach, opponents
+from .coach import Coach
+from .ladder import LEVELS, opponents
 
 
 class Quit(Exception):

@@ -10,7 +10,7 @@ learns about "a move that fits my line" carries over to every card that does.
 
 The facts are the game's heuristic scores of the move at both depths (as differences
 from the best move, the way a player compares options), plus game-specific facts where
-a game defines :meth:`agents.policy.Knowledge.action_facts`.  All of them are computed
+a game defines :meth:`agents.knowledge.Knowledge.action_facts`.  All of them are computed
 from the View alone, so a scorer policy is as honest as the heuristics are.
 
 Policies are trained by ``experiments/distill.py`` (behaviour cloning and DAgger with a
@@ -26,7 +26,7 @@ import numpy as np
 
 from cardenvs.core.game import Game
 
-from .policy import Knowledge
+from .knowledge import Knowledge
 
 #: version of the feature layout; a policy file records the one it was trained with
 FEATURES_VERSION = 1

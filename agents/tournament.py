@@ -24,6 +24,8 @@ import numpy as np
 import cardenvs
 from cardenvs.core.loop import play
 
+from .ladder import make_agent
+
 
 @dataclass(frozen=True)
 class Match:
@@ -45,8 +47,6 @@ class MatchResult:
 
 def play_match(match: Match) -> MatchResult:
     """Play one game between the seated levels (deterministic for a seed)."""
-    from .ladder import make_agent
-
     game = cardenvs.game_class(match.env_name)(len(match.seats), **dict(match.options))
     rng = np.random.default_rng(match.seed)
     players = [make_agent(match.env_name, lvl, seed=match.seed * 31 + i)

@@ -19,8 +19,7 @@ import numpy as np
 from cardenvs.core.game import Game
 
 from .base import Agent, Observation
-from .ladder import LEVELS
-from .policy import Knowledge
+from .knowledge import LEVELS, Knowledge, knowledge
 from .scorer import ScorerPolicy, action_features, dense, is_scorer_file, save_arrays
 
 POLICY_DIR = Path(__file__).resolve().parent / "policies"
@@ -233,8 +232,6 @@ class TrainedAgent(Agent):
         self.knowledge: Knowledge | None = None
         loaded = _shared_policy(_file_key(p))
         if isinstance(loaded, ScorerPolicy):
-            from .ladder import knowledge
-
             self.scorer = loaded
             self.knowledge = knowledge(env_name)
         else:

@@ -2,12 +2,12 @@
 
 A decision is a :class:`Job`: the table (game, seat count, options), the seat, its level,
 the seat's own View and legal moves, and how to replay the game so far (the game's seed
-and the action ids played).  Only the seat's View reaches the agent; the replay exists to
-give an agent that remembers (Rummy's planner and expert remember, per round, what their
-seat saw the opponent do: ``agents/games/rummy432.py``) the same memory it would have had
-from every decision of its seat, after a restart, a level change, or a person leaving the
-seat to a computer.  Replaying feeds the agent only the seat's own Views at its own past
-decisions.
+and the action ids played).  Only the seat's View reaches the agent.  A computer seat's
+memory lives with the seat's agent (``Agent.remembers``: an expert of a game whose
+knowledge remembers, such as Rummy's, which deals its search worlds by what its seat saw
+the opponent do); after a restart, a level change, or a person leaving the seat to a
+computer, a fresh agent gets it back by its documented method, ``Agent.observe``, fed the
+seat's own Views at the seat's own past decisions (rebuilt by replaying the game).
 
 Each worker keeps its agents in a cache keyed by room, game and seat, with the step of the
 seat's latest decision it has seen.  When a job's ``prev_step`` (the seat's previous decision
@@ -77,40 +77,27 @@ _cache: OrderedDict[tuple[str, str, int, int], _Entry] = OrderedDict()
 _lock = threading.Lock()
 
 
-def _remembers(level: str) -> bool:
-    """Whether agents of this level may keep memory between decisions (the heuristic
-    ``planner``, the search ``expert`` and a per-action scorer ``trained`` policy score
-    with the game's level-2 knowledge)."""
-    return level in ("planner", "expert", "trained")
-
-
 def _new_engine(job: Job) -> Any:
-    from agents.ladder import Coach, make_agent
+    from agents.coach import Coach
+    from agents.ladder import make_agent
 
     if job.kind == "coach":
         return Coach(job.env, level=job.level, seed=job.seed)
     return make_agent(job.env, job.level, seed=job.seed)
 
 
-def _knowledge(engine: Any) -> Any:
-    """The Knowledge object whose level-2 scores carry an engine's memory."""
-    inner = getattr(engine, "engine", engine)  # a Coach ranks with its engine, an agent
-    return getattr(inner, "knowledge", None)
-
-
 def _warm(job: Job, engine: Any) -> None:
-    """Give a fresh engine its seat's memory: replay the game and show it the seat's own
-    Views at its own past decisions (as level-2 scoring would have seen them)."""
-    know = _knowledge(engine)
-    if know is None or not _remembers(job.level) or job.prev_step < 0:
+    """Give a fresh engine (an agent or a coach) its seat's memory, if it keeps one: replay
+    the game and let it :meth:`~agents.base.Agent.observe` the seat's own Views at the
+    seat's own past decisions, in order."""
+    if not engine.remembers or job.prev_step < 0:
         return
     game = make_game(job.env, job.num_players, job.options)
     rng = np.random.default_rng(job.seed)
     state = game.new_state(rng)
     for a in job.ids:
         if game.current_player(state) == job.seat:
-            view = game.view(state, job.seat)
-            know.scores(game, view, list(game.legal_actions(state)), 2)
+            engine.observe(game, game.view(state, job.seat))
         game.apply(state, a, rng)
 
 

@@ -78,7 +78,7 @@ from cardenvs.line.rules import (
     card_values,
 )
 
-from ..policy import GameAgents, Knowledge
+from ..knowledge import GameAgents, Knowledge, Memory
 
 RANK_NAMES = ("aces", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines",
               "tens", "jacks", "queens", "kings")
@@ -520,7 +520,8 @@ class LineKnowledge(Knowledge):
         best = min(rules.hand_total(state, q) for q in range(rules.num_players) if q != player)
         return 0.6 * ret + 0.4 * math.tanh((best - mine) / self.OUTCOME_SCALE)
 
-    def sample_state(self, game: Game[Any, Any], view: Any, rng: np.random.Generator) -> Any:
+    def sample_state(self, game: Game[Any, Any], view: Any, rng: np.random.Generator,
+                     memory: Memory | None = None) -> Any:
         """A state consistent with ``view`` whose opponents hold the cards players keep.
 
         ``LineGame.sample_state`` deals the opponents' unknown cards uniformly from the

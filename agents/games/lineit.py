@@ -61,7 +61,7 @@ from cardenvs.lineit.state import (
     score,
 )
 
-from ..policy import GameAgents, Knowledge, _argmax_random
+from ..knowledge import GameAgents, Knowledge, argmax_random
 
 _FI = 100  # grid steps of the room fraction f
 _KMAX = 3  # line length classes 0, 1, 2, >=3 number cards
@@ -566,7 +566,7 @@ class LineItKnowledge(Knowledge):
         if len(legal) == 1:
             return legal[0]
         sc = np.asarray(_greedy_values(_Table.of_state(state, p), legal), float)
-        return legal[_argmax_random(sc, rng)]
+        return legal[argmax_random(sc, rng)]
 
     # ------------------------------------------------------------------ evaluate
     def evaluate(self, game: Game[Any, Any], state: State, player: int) -> float:

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from cardtable import workers
 from cardtable.catalog import make_game, options_key
@@ -16,14 +17,16 @@ from cardtable.catalog import make_game, options_key
 from .harness import Client, create_room, live_server
 
 
-def _jobs(env: str, level: str, seed: int, moves: int) -> list[workers.Job]:
-    """Seat 0's decisions in a 2-player game where seat 1 plays randomly."""
+def _jobs(env: str, level: str, seed: int, moves: int) -> tuple[list[workers.Job], list[int]]:
+    """Seat 0's decisions in a 2-player game where seat 1 plays randomly, and what one
+    worker that saw them all chose."""
     game = make_game(env, 2, options_key({}))
     rng = np.random.default_rng(seed)
     state = game.new_state(rng)
     other = np.random.default_rng(seed + 1)
     ids: list[int] = []
     jobs = []
+    chosen = []
     last = -1
     while not game.is_terminal(state) and len(ids) < moves:
         legal = list(game.legal_actions(state))
@@ -33,39 +36,44 @@ def _jobs(env: str, level: str, seed: int, moves: int) -> list[workers.Job]:
                               game.view(state, 0), legal, list(ids))
             jobs.append(job)
             a = workers.run_job(job)
+            chosen.append(a)
             last = len(ids)
         else:
             a = legal[int(other.integers(len(legal)))]
         ids.append(a)
         game.apply(state, a, rng)
-    return jobs
+    return jobs, chosen
 
 
-def test_agent_memory_is_rebuilt_from_the_seats_own_views() -> None:
-    # Rummy's planner remembers (2 players) what its seat saw; a worker that never saw the
-    # earlier decisions rebuilds that memory by replay and chooses exactly as the one that did
+def test_agent_memory_is_rebuilt_from_the_seats_own_views(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Rummy's expert deals its search worlds by what its seat saw the opponent do (2
+    # players); a worker that never saw the earlier decisions (a restart, a level change)
+    # rebuilds that memory from the seat's own Views and chooses exactly as the one that did
     workers._cache.clear()
-    jobs = _jobs("rummy432_v0", "planner", 7, 120)
-    assert len(jobs) > 30
-    continuous = [workers.run_job(j) for j in jobs[1:]]  # a cached agent, warm from _jobs
+    jobs, continuous = _jobs("rummy432_v0", "expert", 7, 70)
+    assert len(jobs) > 20
     fresh = []
-    for j in jobs[1:]:
+    for j in jobs:
         workers._cache.clear()  # a new worker every time: memory only from the replay
         fresh.append(workers.run_job(j))
     assert fresh == continuous
     # the memory itself (what the seat saw its opponent pass and throw) is the same
     def memory() -> dict[str, object]:
         (entry,) = workers._cache.values()
-        m = entry.engine.knowledge._memory[0]
-        return {k: getattr(m, k) for k in m.__slots__}
+        return dict(entry.engine.memories.of(0).facts())
 
+    seen = memory()  # after the replay for the last job
     workers._cache.clear()
     for j in jobs:
         workers.run_job(j)
-    seen = memory()
-    workers._cache.clear()
-    workers.run_job(jobs[-1])
     assert memory() == seen and (seen["passed"] or seen["threw"])
+    # and the memory matters: without it, the same worker would have chosen otherwise
+    monkeypatch.setattr(workers, "_warm", lambda job, engine: None)
+    forgetful = []
+    for j in jobs:
+        workers._cache.clear()
+        forgetful.append(workers.run_job(j))
+    assert forgetful != continuous
 
 
 def test_an_expert_thinking_does_not_block_another_rooms_person(tmp_path: Path) -> None:

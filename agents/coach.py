@@ -1,0 +1,136 @@
+"""The coach: legal moves ranked with a value and a reason, from one player's View."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+import cardenvs
+from cardenvs.core.game import Game
+
+from .base import Observation
+from .heuristic import HeuristicAgent
+from .knowledge import knowledge
+from .ladder import make_agent
+from .search import SearchAgent
+
+
+@dataclass(frozen=True)
+class Advice:
+    """One suggested move: the action id, the move in the game's notation, a value and why.
+
+    ``equals`` lists the other legal moves the coach values exactly as much (filled in
+    grouped advice, where they are folded into this one instead of listed apart).
+    """
+
+    action: int
+    move: str
+    value: float
+    reason: str
+    equals: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        also = f" (equally good: {', '.join(self.equals)})" if self.equals else ""
+        return f"{self.move} ({self.value:+.2f}){also}: {self.reason}"
+
+
+def _same(a: float, b: float) -> bool:
+    """Two advice values that the coach cannot tell apart."""
+    return (np.isnan(a) and np.isnan(b)) or abs(a - b) <= 1e-9
+
+
+class Coach:
+    """Advice for one player, from that player's own observation only.
+
+    ``level`` picks the engine: ``"planner"`` (instant heuristic scores) or
+    ``"expert"`` (search values; slower, stronger).
+    """
+
+    def __init__(self, env_name: str, level: str = "planner", seed: int | None = 0) -> None:
+        cardenvs.entry(env_name)
+        if level not in ("greedy", "planner", "expert"):
+            raise ValueError(f"coach level must be greedy, planner or expert, got {level!r}")
+        self.env_name = env_name
+        self.level = level
+        self.knowledge = knowledge(env_name)
+        self._seed = seed
+        engine = make_agent(env_name, level, seed)
+        assert isinstance(engine, (HeuristicAgent, SearchAgent))
+        self._engine: HeuristicAgent | SearchAgent = engine
+
+    @property
+    def engine(self) -> HeuristicAgent | SearchAgent:
+        """The agent whose values rank the moves (it carries the seat's memory, if any)."""
+        return self._engine
+
+    @property
+    def remembers(self) -> bool:
+        """Whether the advice depends on the seat's memory (its engine's)."""
+        return self._engine.remembers
+
+    def observe(self, game: Game[Any, Any], view: Any) -> None:
+        """Take in the seat's View at one of its past decisions (rebuilds the engine's memory)."""
+        self._engine.observe(game, view)
+
+    def advise(self, observation: Observation, top: int | None = None) -> list[Advice]:
+        """Legal moves ranked best first, from the observation dict ``env.last()`` gives."""
+        return self.advise_view(*self._engine.read(observation), top=top)
+
+    def advise_view(self, game: Game[Any, Any], view: Any, legal: list[int],
+                    top: int | None = None, group: bool = False) -> list[Advice]:
+        """Legal moves ranked best first, each with a value and a reason in words.
+
+        Computed from the player's View alone (their own information).  With
+        ``group=True`` moves of exactly equal value are folded into the first of them
+        (the others listed in ``equals``), so advice never ranks equal moves apart;
+        ``top`` then counts groups.
+        """
+        self._engine.seed(self._seed)  # same information, same advice
+        values = self._engine.values(game, view, legal)
+        order = np.argsort(-np.asarray(values, float), kind="stable")
+        ranked = [
+            Advice(
+                action=legal[i],
+                move=game.action_to_str(legal[i]),
+                value=float(values[i]) if np.isfinite(values[i]) else float("nan"),
+                reason="",
+            )
+            for i in order
+        ]
+        out = _grouped(ranked) if group else ranked
+        if top is not None:
+            out = out[:top]
+        return [replace(a, reason=self.knowledge.reason(game, view, a.action)) for a in out]
+
+    def comment(self, observation: Observation, action: int) -> str:
+        """A line on a move actually played (from the observation dict before it)."""
+        return self.comment_view(*self._engine.read(observation), action=action)
+
+    def comment_view(self, game: Game[Any, Any], view: Any, legal: list[int], action: int) -> str:
+        """A line on a move actually played: the coach's pick and, if different, why."""
+        ranked = self.advise_view(game, view, legal)
+        best = ranked[0]
+        played = next((a for a in ranked if a.action == int(action)), None)
+        if played is not None and (played.action == best.action or played.value >= best.value - 1e-9):
+            return f"coach agrees: {_said(played)}"  # the best move, or one worth as much
+        return f"coach would rather {_said(best)}"
+
+
+def _grouped(ranked: list[Advice]) -> list[Advice]:
+    """Fold each run of equally valued moves (ranked best first) into its first move."""
+    out: list[Advice] = []
+    for a in ranked:
+        if out and _same(out[-1].value, a.value):
+            out[-1] = replace(out[-1], equals=(*out[-1].equals, a.move))
+        else:
+            out.append(a)
+    return out
+
+
+def _said(advice: Advice) -> str:
+    """The move and its reason in one phrase (reasons may already start with the move)."""
+    if advice.reason.startswith(advice.move):
+        return advice.reason
+    return f"{advice.move}: {advice.reason}"
