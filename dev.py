@@ -106,7 +106,7 @@ def main(argv: list[str]) -> int:
         return run([PY, "-m", "cardtable", *rest])
     if job == "bench":
         setup("dev,bench")
-        return run([PY, "experiments/bench_speed.py", *rest])
+        return run([PY, "-m", "experiments.bench_speed", *rest])
     print(__doc__)
     return 0 if job in ("help", "-h", "--help") else 2
 

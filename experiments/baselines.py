@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """RL baselines table for one game: five training methods, several seeds, one evaluation.
 
-    python experiments/baselines.py --env lineit_v0 --seeds 3 --steps 100000 --eval-every 20000 \\
+    python -m experiments.baselines --env lineit_v0 --seeds 3 --steps 100000 --eval-every 20000 \\
         --imitate-games 200 --dagger-rounds 2 --dagger-games 100 --eval-games 200 --expert-games 40
 
 Methods (every one trained by ``experiments/train.py`` in a subprocess, 2 players):
@@ -49,9 +49,9 @@ from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 from agents.tournament import wilson  # noqa: E402
+from experiments.reporting import command_line  # noqa: E402
 
 #: the methods, in table order
 METHODS = ("ppo", "selfplay", "bc", "bc+ppo", "dagger")
@@ -162,7 +162,7 @@ def train_command(args: argparse.Namespace, method: str, seed: int, out: Path) -
     """The train.py command line of one run (without the interpreter)."""
     steps = budget(args, method).ppo_steps
     eval_every = args.eval_every or max(1, args.steps // 5)
-    cmd = ["experiments/train.py", "--env", args.env, "--players", str(args.players), "--seed", str(seed),
+    cmd = ["-m", "experiments.train", "--env", args.env, "--players", str(args.players), "--seed", str(seed),
            "--steps", str(steps), "--n-envs", str(args.n_envs), "--eval-every", str(eval_every),
            "--eval-games", str(args.curve_games), "--eval-levels", "random", "greedy", "planner",
            "--workers", "1", "--out", str(out), "--export", str(out / "policy.npz")]
@@ -253,7 +253,7 @@ def train_run(args: argparse.Namespace, method: str, seed: int) -> RunRecord:
     rec = RunRecord(method, seed, str(out), str(policy), cmd)
     start = time.time()
     with open(out / "train.log", "w") as log:
-        proc = subprocess.run([sys.executable, str(ROOT / cmd[0]), *cmd[1:]], stdout=log,
+        proc = subprocess.run([sys.executable, *cmd], cwd=ROOT, stdout=log,
                               stderr=subprocess.STDOUT, env=os.environ.copy(), check=False)
     rec.train_seconds = round(time.time() - start, 1)
     if proc.returncode != 0 or not policy.exists():
@@ -428,7 +428,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parse_args(argv)
     from tqdm import tqdm
 
-    driver = "python experiments/baselines.py " + shlex.join(sys.argv[1:] if argv is None else argv)
+    driver = command_line("experiments.baselines", argv)
     # seed after seed, so that a grid cut short has every method at the same number of seeds
     runs = [(m, s) for s in range(args.seeds) for m in args.methods]
     records: list[RunRecord] = []

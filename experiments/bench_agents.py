@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Decision time per move of every ladder level and of the coach, per game.
 
-    python experiments/bench_agents.py                 # 2 players, every game
-    python experiments/bench_agents.py --players 4 --games 3
+    python -m experiments.bench_agents                 # 2 players, every game
+    python -m experiments.bench_agents --players 4 --games 3
 
 Each level plays ``--games`` seeded games against itself through the play loop; every
 decision (``choose(game, view, legal)``) is timed (process CPU time, robust on a shared
@@ -15,19 +15,16 @@ maximum ms per decision) and writes it to ``results/bench_agents.md``.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-import agents  # noqa: E402
-import cardenvs  # noqa: E402
-from cardenvs.core.game import Game  # noqa: E402
-from cardenvs.core.loop import Turn, play  # noqa: E402
+import agents
+import cardenvs
+from cardenvs.core.game import Game
+from cardenvs.core.loop import Turn, play
 
 LIMITS_MS = {"view": 0.1, "random": 1.0, "greedy": 1.0, "planner": 1.0, "trained": 10.0, "expert": 200.0,
              "coach": 100.0}

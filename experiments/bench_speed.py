@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Speed of the cardenvs games: agent-steps/s through the AEC loop and raw core moves/s.
 
-    python experiments/bench_speed.py                       # every game, 2 and 4 players
-    python experiments/bench_speed.py --envs line_v0 --players 2 3 4 --seconds 2
-    python experiments/bench_speed.py --compare             # side by side with the peers
-    python experiments/bench_speed.py --memory 100000       # resident memory over many games
+    python -m experiments.bench_speed                       # every game, 2 and 4 players
+    python -m experiments.bench_speed --envs line_v0 --players 2 3 4 --seconds 2
+    python -m experiments.bench_speed --compare             # side by side with the peers
+    python -m experiments.bench_speed --memory 100000       # resident memory over many games
 
 ``--compare`` runs, in this process, the same random-masked-play loop over OpenSpiel's
 ``gin_rummy`` through pyspiel (rules only, and with observation tensors), RLCard's
@@ -28,15 +28,12 @@ import argparse
 import os
 import platform
 import statistics
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-import cardenvs  # noqa: E402
+import cardenvs
 
 #: the timer of every measurement: CPU time of this process by default, so that other
 #: jobs on a shared machine slow the figures down less (``--clock wall`` for wall time)

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Training throughput: MaskablePPO env-steps/s with 1 environment against 8.
 
-    python experiments/bench_train.py                          # all games, 2 players
-    python experiments/bench_train.py --envs line_v0 --steps 16384 --repeats 5
+    python -m experiments.bench_train                          # all games, 2 players
+    python -m experiments.bench_train --envs line_v0 --steps 16384 --repeats 5
 
 Configurations, each run in a fresh subprocess (the speed-ups patch sb3-contrib
 globally), all against random opponents with the same PPO settings (``--n-steps`` per
@@ -29,8 +29,6 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 CONFIGS = [  # label, n_envs, fast, vec
     ("stock, 1 env", 1, False, "dummy"),
@@ -85,8 +83,8 @@ def run_isolated(args: argparse.Namespace, env_name: str, n: int, fast: bool, ve
     """:func:`measure` in a fresh interpreter."""
     job = {"env": env_name, "players": args.players, "n": n, "fast": fast, "vec": vec, "steps": args.steps,
            "n_steps": args.n_steps, "seed": seed}
-    out = subprocess.run([sys.executable, __file__, "--job", json.dumps(job)], capture_output=True, text=True,
-                         check=False)
+    out = subprocess.run([sys.executable, "-m", "experiments.bench_train", "--job", json.dumps(job)],
+                         cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True, check=False)
     if out.returncode != 0:
         raise RuntimeError(f"benchmark run failed: {job}\n{out.stderr[-2000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Distil a search teacher into a per-action scorer policy: cloning, then DAgger rounds.
 
-    python experiments/distill.py --env lineit_v0 --teacher expert --games 300 \\
+    python -m experiments.distill --env lineit_v0 --teacher expert --games 300 \\
         --dagger 2 --dagger-games 300 --workers 2 --export runs/distill/lineit_v0.npz
 
 Round 0 lets ``--student`` (a ladder level, ``planner`` by default) play one seat
@@ -20,7 +20,7 @@ trained in torch and exported as numpy arrays; it plays without torch as
 ``policy:FILE.npz`` or, shipped as ``agents/policies/<env>.npz``, as the ``trained`` level.
 
 ``--teacher-budget JSON`` lays search settings over the expert's (a paired search over
-more worlds gives less noisy labels: ``experiments/teacher_noise.py`` measures that), and
+more worlds gives less noisy labels: ``experiments/studies/teacher_noise.py`` measures that), and
 ``--init FILE.npz`` fine-tunes a saved scorer policy instead of a fresh model.
 
 At the end the policy plays ``--eval-games`` games against each ``--eval-levels`` level
@@ -36,29 +36,24 @@ import os
 # on two busy cores (set before numpy loads; worker processes inherit it)
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import argparse  # noqa: E402
-import json  # noqa: E402
-import shlex  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-from collections.abc import Iterator  # noqa: E402
-from concurrent.futures import ProcessPoolExecutor  # noqa: E402
-from dataclasses import dataclass, field  # noqa: E402
-from pathlib import Path  # noqa: E402
-from typing import Any  # noqa: E402
+import argparse
+import json
+import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # experiments/ladder.py
-
-from oracle import oracle_knowledge  # noqa: E402  (this folder)
-
-import agents  # noqa: E402
-import cardenvs  # noqa: E402
-from agents.policy import SEARCH_SETTINGS  # noqa: E402
-from agents.scorer import ScorerPolicy, action_features  # noqa: E402
-from cardenvs.core.loop import Turn, play  # noqa: E402
+import agents
+import cardenvs
+from agents.scorer import ScorerPolicy, action_features
+from agents.search import SEARCH_SETTINGS
+from cardenvs.core.loop import Turn, play
+from experiments.oracle import oracle_knowledge
+from experiments.reporting import command_line
 
 
 # ----------------------------------------------------------------------------- teachers
@@ -69,7 +64,7 @@ def parse_budget(text: str | None, teacher: str) -> dict[str, Any]:
 
     ``ValueError`` saying what is wrong and what is allowed for anything else.
     """
-    from agents.policy import check_search_settings, settings_from_json
+    from agents.search import check_search_settings, settings_from_json
 
     if not text:
         return {}
@@ -88,8 +83,8 @@ def make_teacher(env: str, teacher: str, budget: dict[str, Any], seed: int) -> t
     policy cloned from it still sees only its own view and learns what the oracle does *on
     average* over the hands that view allows (the "oracle guiding" of Suphx).
     """
-    from agents.ladder import spec
-    from agents.policy import SearchAgent
+    from agents.knowledge import spec
+    from agents.search import SearchAgent
 
     if teacher == "oracle":
         know = oracle_knowledge(env)()
@@ -212,7 +207,7 @@ def teach(teacher: agents.Agent, know: Any, game: Any, view: Any, legal: list[in
     decision it leaves to the planning heuristic, whose scores are on another scale).
     Any other teacher gives its choice and NaN values.
     """
-    from agents.policy import SearchAgent
+    from agents.search import SearchAgent
 
     if not isinstance(teacher, SearchAgent):
         return teacher.choose(game, view, legal), np.full(len(legal), np.nan, np.float32)
@@ -437,8 +432,8 @@ def held_rows(data: Labels, holdout: float) -> np.ndarray:
 def evaluate(env: str, players: int, policy: str, level: str, games: int, workers: int,
              seed: int = 0) -> dict[str, Any]:
     """The policy's share of points against ``level``: one policy seat moving round the table
-    on the same deals, the others ``level`` (``experiments/ladder.py``'s pairs)."""
-    from ladder import play_pair
+    on the same deals, the others ``level`` (``experiments/ladder_pairs.py``'s pairs)."""
+    from experiments.ladder_pairs import play_pair
 
     r = play_pair(env, level, f"policy:{policy}", players, games, seed, workers)
     return {"games": r.games, "share": round(r.share, 4), "low": round(r.low, 4), "high": round(r.high, 4)}
@@ -515,7 +510,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     out = Path(args.out or f"runs/distill/{args.env}_s{args.seed}")
     out.mkdir(parents=True, exist_ok=True)
     game = cardenvs.game_class(args.env)(args.players)
-    summary: dict[str, Any] = {"command": "python " + shlex.join(sys.argv), "env": args.env,
+    summary: dict[str, Any] = {"command": command_line("experiments.distill", argv), "env": args.env,
                                "players": args.players, "teacher": args.teacher,
                                "teacher_budget": budget, "init": args.init, "rounds": []}
     policy_file = out / "policy.npz"

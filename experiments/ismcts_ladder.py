@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The ladder levels against OpenSpiel's IS-MCTS: a markdown table for the README.
 
-    python experiments/ismcts_ladder.py --games 20 --workers 2
-    python experiments/ismcts_ladder.py --envs line_v0 --simulations 200 --games 50
+    python -m experiments.ismcts_ladder --games 20 --workers 2
+    python -m experiments.ismcts_ladder --envs line_v0 --simulations 200 --games 50
 
 For each game, two players: every level of ``--levels`` (default random, greedy,
 planner, expert) plays ``--games`` games against the ``ismcts`` agent
@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -27,14 +26,12 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-import cardenvs  # noqa: E402
-from agents.base import Agent  # noqa: E402
-from agents.ismcts import DEFAULT_BUDGET, make_ismcts, parse_level  # noqa: E402
-from agents.ladder import make_agent  # noqa: E402
-from agents.tournament import Match, MatchResult, analyse, play_match  # noqa: E402
-from cardenvs.core.loop import play  # noqa: E402
+import cardenvs
+from agents.base import Agent
+from agents.ismcts import DEFAULT_BUDGET, make_ismcts, parse_level
+from agents.ladder import make_agent
+from agents.tournament import Match, MatchResult, analyse, play_match
+from cardenvs.core.loop import play
 
 LEVELS = ("random", "greedy", "planner", "expert")
 

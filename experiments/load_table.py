@@ -1,6 +1,6 @@
 """Load test of the browser table (``cardtable``) on localhost.
 
-    python experiments/load_table.py --rooms 100 --seconds 45 --game rummy432_v0 --data /tmp/load
+    python -m experiments.load_table --rooms 100 --seconds 45 --game rummy432_v0 --data /tmp/load
 
 Starts the server in a subprocess on a free port with a data folder (``--data DIR``, kept
 afterwards to look at; a temporary one by default), opens

@@ -1,7 +1,7 @@
 """Oracle knowledge for diagnostics: a game's knowledge whose search worlds are the live
 state with only the face-down pile re-drawn.
 
-    python experiments/oracle.py --env line_v0 --against planner --games 400 --workers 2
+    python -m experiments.oracle --env line_v0 --against planner --games 400 --workers 2
 
 Used by ``rummy_inference.py`` (the "cheat" whose regret the expert's throws are measured
 against) and ``distill.py --teacher oracle`` (labels from a search that sees the hands).
@@ -11,7 +11,7 @@ Run as a script, it measures the *ceiling* an honest agent is judged against: th
 search with the expert's budget, over worlds that hold every true hand (only the order
 of the face-down pile is re-drawn), against a ladder level, 2 players, seats alternating
 on the same deals (deal ``seed + g // 2``, the oracle at seat ``g % 2``, as
-``experiments/ladder.py`` seats its pairs), with the 95% Wilson interval.
+``experiments/ladder_pairs.py`` seats its pairs), with the 95% Wilson interval.
 """
 
 from __future__ import annotations
@@ -19,27 +19,23 @@ from __future__ import annotations
 import argparse
 import functools
 import os
-import sys
 import time
 from multiprocessing import Pool
-from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import numpy as np  # noqa: E402
-from tqdm import tqdm  # noqa: E402
+import numpy as np
+from tqdm import tqdm
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from reporting import command_line  # noqa: E402  (this folder)
-
-import agents  # noqa: E402
-import cardenvs  # noqa: E402
-from agents.ladder import make_agent, spec  # noqa: E402
-from agents.policy import SearchAgent  # noqa: E402
-from agents.tournament import points, wilson  # noqa: E402
-from cardenvs.core.loop import play  # noqa: E402
+import agents
+import cardenvs
+from agents.knowledge import spec
+from agents.ladder import make_agent
+from agents.search import SearchAgent
+from agents.tournament import points, wilson
+from cardenvs.core.loop import play
+from experiments.reporting import command_line
 
 #: the face-down pile of each game's state: its order is the only thing the oracle does not see
 HIDDEN_PILE = {"line_v0": "draw", "lineit_v0": "deck", "rummy432_v0": "pile"}
@@ -56,7 +52,7 @@ def oracle_knowledge(env: str) -> type:
     class OracleKnowledge(base):  # type: ignore[valid-type, misc]
         true_state: Any = None
 
-        def sample_state(self, game: Any, view: Any, rng: np.random.Generator) -> Any:
+        def sample_state(self, game: Any, view: Any, rng: np.random.Generator, memory: Any = None) -> Any:
             state = game.clone(self.true_state)
             rng.shuffle(getattr(state, pile))
             return state
@@ -127,7 +123,7 @@ def main(argv: list[str] | None = None) -> tuple[float, float, float]:
     lo, hi = wilson(share, len(points))
     print(f"| {args.env} | oracle vs {args.against} | {len(points)} | {share:.1%} [{lo:.1%}, {hi:.1%}] "
           f"| {(time.time() - start) / 60:.1f} min |")
-    print(f"Command: `{command_line('oracle.py', argv)}`")
+    print(f"Command: `{command_line('experiments.oracle', argv)}`")
     return share, lo, hi
 
 

@@ -8,11 +8,12 @@ import sys
 from pathlib import Path
 
 
-def command_line(script: str, argv: list[str] | None) -> str:
-    """The shell line that reruns ``experiments/<script>`` with ``argv`` (default: this
-    process's arguments), each argument shell-quoted so JSON settings survive a paste."""
+def command_line(module: str, argv: list[str] | None) -> str:
+    """The shell line that reruns the script ``module`` (``"experiments.ladder_pairs"``) from
+    the project root with ``argv`` (default: this process's arguments), each argument
+    shell-quoted so JSON settings survive a paste."""
     given = sys.argv[1:] if argv is None else argv
-    return shlex.join(["python", f"experiments/{script}", *given])
+    return shlex.join(["python", "-m", module, *given])
 
 
 def publish(text: str, out: Path | str | None) -> None:

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Play a tournament between ladder levels and report win rates and ratings.
 
-    python experiments/tournament.py --env line_v0 --players 2 --games 200
-    python experiments/tournament.py --env rummy432_v0 --players 4 --games 100 --workers 2
+    python -m experiments.tournament --env line_v0 --players 2 --games 200
+    python -m experiments.tournament --env rummy432_v0 --players 4 --games 100 --workers 2
 
 Writes ``<out>/<env>_<players>p.md`` (markdown tables) and ``.png`` (win-rate matrix
 and ratings); prints the tables.  Seats are rotated over the same deals.
@@ -12,14 +12,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-import agents  # noqa: E402
-import cardenvs  # noqa: E402
-from agents.tournament import analyse, run_matches, schedule  # noqa: E402
+import agents
+import cardenvs
+from agents.tournament import analyse, run_matches, schedule
 
 
 def main() -> None:

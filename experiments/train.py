@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Train a MaskablePPO agent on a cardenvs game, with an opponent pool and self-play.
 
-    python experiments/train.py --env line_v0 --players 2 --steps 300000
-    python experiments/train.py --env rummy432_v0 --players 2 --steps 500000 --n-envs 8 \\
+    python -m experiments.train --env line_v0 --players 2 --steps 300000
+    python -m experiments.train --env rummy432_v0 --players 2 --steps 500000 --n-envs 8 \\
         --pool greedy planner --self-play 0.3 --eval-every 50000 --export agents/policies/rummy432_v0.npz
 
 The learner sits at a random seat of the single-agent wrapper; at every episode the
@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -34,15 +33,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-import agents  # noqa: E402
-import cardenvs  # noqa: E402
-from agents import sb3_speedups  # noqa: E402
-from agents.ladder import spec  # noqa: E402
-from agents.trained import NumpyPolicy, TrainedAgent, export_sb3  # noqa: E402
-from cardenvs.core.loop import Turn, play  # noqa: E402
-from cardenvs.core.wrappers import SingleAgentEnv, observation_scale  # noqa: E402
+import agents
+import cardenvs
+from agents import sb3_speedups
+from agents.knowledge import spec
+from agents.trained import NumpyPolicy, TrainedAgent, export_sb3
+from cardenvs.core.loop import Turn, play
+from cardenvs.core.wrappers import SingleAgentEnv, observation_scale
+from experiments.reporting import command_line
 
 if TYPE_CHECKING:  # the training libraries are imported when a run starts, not for --help
     from sb3_contrib import MaskablePPO
@@ -617,7 +615,7 @@ def main(argv: list[str] | None = None) -> None:
     (out / "snapshots").mkdir(parents=True, exist_ok=True)
     venv, scale = build_envs(args, options, out)
     model = build_model(args, venv, settings, out)
-    meta = {"env": args.env, "players": args.players, "command": " ".join(sys.argv)}
+    meta = {"env": args.env, "players": args.players, "command": command_line("experiments.train", argv)}
     run = Run(args, model, out, scale, meta)
     evaluator = Evaluator(run)
     if args.imitate:

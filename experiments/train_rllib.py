@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Multi-agent PPO self-play on a cardenvs game with Ray RLlib 2.60 (needs the ``rllib`` extra).
 
-    python experiments/train_rllib.py --env line_v0 --players 2 --iterations 50
-    python experiments/train_rllib.py --env rummy432_v0 --players 3 --opponents greedy \\
+    python -m experiments.train_rllib --env line_v0 --players 2 --iterations 50
+    python -m experiments.train_rllib --env rummy432_v0 --players 3 --opponents greedy \\
         --num-env-runners 2 --iterations 200 --eval-every 10 --export runs/rummy432_rllib.npz
     ray start --head --num-cpus 8        # then, on this or another machine of the cluster:
-    python experiments/train_rllib.py --address auto --num-env-runners 6 --iterations 500
+    python -m experiments.train_rllib --address auto --num-env-runners 6 --iterations 500
 
 Every learner seat plays one shared policy (RLlib's action-masking PPO module, an MLP);
 the seats listed in ``--opponents`` (ladder levels: random, greedy, planner, expert, or
@@ -31,15 +31,12 @@ import argparse
 import csv
 import json
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-import cardenvs  # noqa: E402
+import cardenvs
 
 CSV_FIELDS = ["iteration", "wall_s", "iter_s", "env_steps", "env_steps_per_s", "sample_s_ema", "learn_s_ema",
               "env_steps_lifetime",

@@ -2,8 +2,8 @@
 """Masked DQN with Tianshou 2 on a cardenvs game, against random opponents.
 
     pip install "tianshou==2.0.1"
-    python experiments/examples/tianshou_masked_dqn.py                     # lineit_v0, 2 players
-    python experiments/examples/tianshou_masked_dqn.py --env rummy432_v0 --players 3 --steps 20000
+    python -m experiments.examples.tianshou_masked_dqn                     # lineit_v0, 2 players
+    python -m experiments.examples.tianshou_masked_dqn --env rummy432_v0 --players 3 --steps 20000
 
 The learner is a :class:`~cardenvs.core.wrappers.SingleAgentEnv` seat (drawn at each
 deal) against ``random`` ladder agents.  Tianshou masks actions through the observation:
@@ -19,20 +19,16 @@ an illegal action would end its game with a penalty and is counted (it stays 0).
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import gymnasium
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-import cardenvs  # noqa: E402
-from agents.ladder import make_agent  # noqa: E402
-from cardenvs.core.wrappers import SingleAgentEnv, observation_scale  # noqa: E402
+import cardenvs
+from agents.ladder import make_agent
+from cardenvs.core.wrappers import SingleAgentEnv, observation_scale
 
 #: game options that keep an episode short (rummy432: one round per episode, not three)
 SHORT_GAME: dict[str, dict[str, Any]] = {"rummy432_v0": {"rounds_to_win": 1}}

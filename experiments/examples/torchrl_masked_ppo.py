@@ -2,8 +2,8 @@
 """Masked PPO with TorchRL on a cardenvs game, against random opponents.
 
     pip install "torchrl==0.14.1"
-    python experiments/examples/torchrl_masked_ppo.py                     # lineit_v0, 2 players
-    python experiments/examples/torchrl_masked_ppo.py --env rummy432_v0 --players 3 --steps 20000
+    python -m experiments.examples.torchrl_masked_ppo                     # lineit_v0, 2 players
+    python -m experiments.examples.torchrl_masked_ppo --env rummy432_v0 --players 3 --steps 20000
 
 The learner is a :class:`~cardenvs.core.wrappers.SingleAgentEnv` seat (drawn at each
 deal) against ``random`` ladder agents.  :class:`TorchRLMaskedObs` turns its observation
@@ -21,20 +21,16 @@ a penalty and is counted (it stays 0).
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import gymnasium
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-import cardenvs  # noqa: E402
-from agents.ladder import make_agent  # noqa: E402
-from cardenvs.core.wrappers import SingleAgentEnv, observation_scale  # noqa: E402
+import cardenvs
+from agents.ladder import make_agent
+from cardenvs.core.wrappers import SingleAgentEnv, observation_scale
 
 #: game options that keep an episode short (rummy432: one round per episode, not three)
 SHORT_GAME: dict[str, dict[str, Any]] = {"rummy432_v0": {"rounds_to_win": 1}}

@@ -1,16 +1,13 @@
-"""``experiments/ladder.py``: adjacent levels, one upper seat moving round the table."""
+"""``experiments/ladder_pairs.py``: adjacent levels, one upper seat moving round the table."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "experiments"))
-
-import ladder  # noqa: E402
+from experiments import ladder_pairs as ladder
 
 
 def test_the_upper_seat_moves_round_the_table_on_the_same_deal() -> None:

@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -169,8 +168,7 @@ def test_trained_agent_plays_a_scorer_file_the_same_from_the_env_and_the_view(tm
 
 def test_numpy_policy_matches_its_torch_twin() -> None:
     torch = pytest.importorskip("torch")
-    sys.path.insert(0, str(ROOT / "experiments"))
-    import distill
+    from experiments import distill
 
     know = agents.knowledge("lineit_v0")
     positions = _positions("lineit_v0", 1)[:30]
@@ -191,8 +189,7 @@ def test_numpy_policy_matches_its_torch_twin() -> None:
 
 
 def test_distillation_labels_the_students_decisions_with_the_teachers_choice() -> None:
-    sys.path.insert(0, str(ROOT / "experiments"))
-    import distill
+    from experiments import distill
 
     job = distill.Job("lineit_v0", 2, "random", ("greedy",), "greedy", 0, 3, 7)
     data = distill.label_games(job)
@@ -215,8 +212,7 @@ def test_distillation_labels_the_students_decisions_with_the_teachers_choice() -
 
 
 def test_soft_targets_follow_the_search_values() -> None:
-    sys.path.insert(0, str(ROOT / "experiments"))
-    import distill
+    from experiments import distill
 
     v = np.array([0.1, np.nan, 0.3, 0.2], np.float32)
     np.testing.assert_array_equal(distill.targets(v, 2, 0.0), [0, 0, 1, 0])  # hard: the choice
@@ -228,8 +224,7 @@ def test_soft_targets_follow_the_search_values() -> None:
 
 
 def test_a_search_teacher_gives_its_choice_and_the_values_behind_it() -> None:
-    sys.path.insert(0, str(ROOT / "experiments"))
-    import distill
+    from experiments import distill
 
     know = agents.knowledge("lineit_v0")
     positions = [p for p in _positions("lineit_v0", 1) if len(p[2]) >= 3][:3]
@@ -247,8 +242,7 @@ def test_a_search_teacher_gives_its_choice_and_the_values_behind_it() -> None:
 
 def test_distillation_end_to_end_exports_a_playable_ranked_policy(tmp_path: Path) -> None:
     pytest.importorskip("torch")
-    sys.path.insert(0, str(ROOT / "experiments"))
-    import distill
+    from experiments import distill
 
     export = tmp_path / "shipped.npz"
     summary = distill.main(["--env", "rummy432_v0", "--teacher", "planner", "--student", "greedy",
@@ -274,8 +268,7 @@ def test_distillation_reuses_and_extends_saved_labels(tmp_path: Path) -> None:
     """``--data``: a second run fits the labels an earlier one saved, then adds its DAgger rounds
     to the same file (this path once crashed writing its round-0 summary)."""
     pytest.importorskip("torch")
-    sys.path.insert(0, str(ROOT / "experiments"))
-    import distill
+    from experiments import distill
 
     common = ["--env", "rummy432_v0", "--teacher", "planner", "--student", "greedy", "--opponents", "greedy",
               "--epochs", "1", "--eval-levels"]
@@ -296,9 +289,7 @@ def test_distillation_reuses_and_extends_saved_labels(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("env_name", ["line_v0", "lineit_v0", "rummy432_v0"])
 def test_the_oracle_teacher_sees_the_other_hands_but_not_the_pile_order(env_name: str) -> None:
-    sys.path.insert(0, str(ROOT / "experiments"))
-    import distill
-    import oracle
+    from experiments import distill, oracle
 
     game = cardenvs.game_class(env_name)(2)
     rng = np.random.default_rng(4)
@@ -329,8 +320,7 @@ def test_the_oracle_teacher_sees_the_other_hands_but_not_the_pile_order(env_name
     ('{"prior_weight": "x"}', "prior_weight must be a number"),
 ])
 def test_a_bad_teacher_budget_is_refused_before_any_work(tmp_path: Path, text: str, words: str) -> None:
-    sys.path.insert(0, str(ROOT / "experiments"))
-    import distill
+    from experiments import distill
 
     out = tmp_path / "run"
     with pytest.raises(ValueError, match="--teacher-budget.*" + re.escape(words)):
@@ -342,11 +332,9 @@ def test_a_bad_teacher_budget_is_refused_before_any_work(tmp_path: Path, text: s
 
 
 def test_a_teacher_budget_is_laid_over_the_experts_search() -> None:
-    sys.path.insert(0, str(ROOT / "experiments"))
-    import distill
-
-    from agents.ladder import spec
-    from agents.policy import SearchAgent
+    from agents.knowledge import spec
+    from agents.search import SearchAgent
+    from experiments import distill
 
     base = spec("lineit_v0").expert_budget
     budget = distill.parse_budget('{"simulations": 7, "paired": true}', "expert")
@@ -367,8 +355,7 @@ def test_init_fine_tunes_the_saved_policy_itself(tmp_path: Path) -> None:
     """``--init``: the torch twin of a policy file has its weights (same logits), a file that
     does not fit the game is refused, and a run that trains no epoch exports the same policy."""
     torch = pytest.importorskip("torch")
-    sys.path.insert(0, str(ROOT / "experiments"))
-    import distill
+    from experiments import distill
 
     shipped = ROOT / "agents" / "policies" / "lineit_v0.npz"
     policy = ScorerPolicy.load(shipped)

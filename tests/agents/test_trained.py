@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -118,8 +117,7 @@ def test_numpy_inference_matches_torch(tmp_path: Path) -> None:
 @pytest.mark.train
 def test_training_script_smoke(tmp_path: Path) -> None:
     pytest.importorskip("sb3_contrib")
-    sys.path.insert(0, str(ROOT / "experiments"))
-    import train
+    from experiments import train
 
     out = tmp_path / "run"
     export = tmp_path / "policy.npz"

@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -24,11 +23,9 @@ import agents
 import cardenvs
 from agents.trained import NumpyPolicy, TrainedAgent
 from cardenvs.core.loop import Turn, play
+from experiments import train
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "experiments"))
-
-import train  # noqa: E402
 
 ENVS = list(cardenvs.ENVS)
 

@@ -7,9 +7,9 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
-import cardenvs  # noqa: E402
-from agents import RandomAgent  # noqa: E402
-from cardenvs.core.wrappers import SingleAgentEnv  # noqa: E402
+import cardenvs
+from agents import RandomAgent
+from cardenvs.core.wrappers import SingleAgentEnv
 
 
 @pytest.mark.train

@@ -13,9 +13,9 @@ from cardenvs.core.wrappers import SingleAgentEnv
 
 pytest.importorskip("stable_baselines3")
 
-from stable_baselines3.common.vec_env import DummyVecEnv  # noqa: E402
+from stable_baselines3.common.vec_env import DummyVecEnv
 
-from cardenvs.vector import MaskedVecEnv, make_vec_env  # noqa: E402
+from cardenvs.vector import MaskedVecEnv, make_vec_env
 
 
 def _thunks(env_name: str, n: int) -> list:

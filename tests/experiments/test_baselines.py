@@ -7,7 +7,6 @@ hundred PPO steps and a handful of evaluation games, all written under ``tmp_pat
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,10 +14,9 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "experiments"))
+from experiments import baselines
 
-import baselines  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 EVAL_GAMES = 6
 EXPERT_GAMES = 2
@@ -39,7 +37,7 @@ def test_baselines_driver_end_to_end(tmp_path: Path) -> None:
     table = md.split("## Per seed")[0]
     rows = [line for line in table.splitlines() if line.startswith("| `")]
     assert [r.split("|")[1].strip() for r in rows] == ["`ppo`", "`bc`"]
-    assert "vs expert" in table and "experiments/train.py" in md
+    assert "vs expert" in table and "python -m experiments.train" in md
 
     data = json.loads((docs / "results" / "baselines" / "lineit_v0.json").read_text())
     assert data == json.loads(json.dumps(report))

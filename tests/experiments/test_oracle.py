@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "experiments"))
-
-import oracle  # noqa: E402
-
-import cardenvs  # noqa: E402
+import cardenvs
+from experiments import oracle
 
 
 def test_oracle_worlds_are_the_live_state_but_the_pile_order() -> None:

@@ -1,23 +1,20 @@
-"""experiments/reporting.py: a reported command reruns the script as given."""
+"""experiments.reporting: a reported command reruns the script as given."""
 
 from __future__ import annotations
 
 import shlex
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "experiments"))
-
-import reporting  # noqa: E402
+from experiments import reporting
 
 
 def test_command_line_quotes_json_settings() -> None:
     argv = ["--games", "4", "--variant", 'long={"FILTER": 32}']
-    line = reporting.command_line("rummy_tracker.py", argv)
-    assert line.startswith("python experiments/rummy_tracker.py --games 4 --variant ")
-    assert shlex.split(line)[2:] == argv
+    line = reporting.command_line("experiments.studies.rummy_tracker", argv)
+    assert line.startswith("python -m experiments.studies.rummy_tracker --games 4 --variant ")
+    assert shlex.split(line)[3:] == argv
 
 
 def test_publish_prints_and_writes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

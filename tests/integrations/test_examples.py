@@ -8,9 +8,7 @@ where its library is not installed (``pip install 'cardenvs[examples]'``).
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
+import importlib
 from types import ModuleType
 
 import numpy as np
@@ -18,16 +16,9 @@ import pytest
 
 import cardenvs
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "experiments" / "examples"
-
 
 def _load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"cardenvs_example_{name}", EXAMPLES / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return importlib.import_module(f"experiments.examples.{name}")
 
 
 def _check(result: dict[str, float], games: int, out: str) -> None:

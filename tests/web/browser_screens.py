@@ -1,6 +1,6 @@
 """Screenshots of the browser table for the docs: ``docs/img/table_<name>.png``.
 
-    .venv/bin/python tests/web/browser_screens.py [--out docs/img]
+    .venv/bin/python -m tests.web.browser_screens [--out docs/img]
 
 Starts the real server (computer players without delay) and headless Debian chromium,
 opens the lobby, and plays a little of each game (the person follows the coach in Rummy)
@@ -15,11 +15,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from tests.web import browser_kit as K
 
-from tests.web import browser_kit as K  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 WIDTH = 1360
 

@@ -1,6 +1,6 @@
 """Do structured per-action inputs close the behaviour-cloning gap on Line-it?
 
-    python experiments/audit/features.py --games 800 --eval-games 200
+    python -m experiments.studies.audit.features --games 800 --eval-games 200
 
 Clones the ``greedy`` level of ``lineit_v0`` (2 players, every seat recorded, last 10% of
 games held out, best held-out epoch kept) with one plain-torch masked-softmax MLP
@@ -58,7 +58,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -67,7 +66,6 @@ import numpy as np
 import torch
 
 torch.set_num_threads(1)
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import agents  # noqa: E402
 import cardenvs  # noqa: E402

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
-"""Fit and score the Rummy 4x3x2's opponent-hand model (``agents/games/rummy432_hand.py``).
+"""Fit and score the Rummy 4x3x2's opponent-hand model (``experiments/studies/rummy_hand.py``).
 
-    python experiments/rummy_hand_model.py fit --games 3000 --seed 100000
-    python experiments/rummy_hand_model.py score --games 200 --seed 5000 --samples 64
-    python experiments/rummy_hand_model.py feed --games 4000 --weights 0 0.25 0.5 1
+    python -m experiments.studies.rummy_hand_model fit --games 3000 --seed 100000
+    python -m experiments.studies.rummy_hand_model score --games 200 --seed 5000 --samples 64
+    python -m experiments.studies.rummy_hand_model feed --games 4000 --weights 0 0.25 0.5 1
 
 ``fit`` plays planner-against-planner games (2 players) and, at every throw the expert
 would search, records what the thrower saw (the model's facts per rank) and the
 opponent's true hidden rank counts; it fits the weights by maximum likelihood and writes
-them to ``agents/policies/rummy432_hand.npz`` (``--out`` elsewhere), with the command.
+them to ``experiments/studies/rummy432_hand.npz`` (``--out`` elsewhere), with the command.
 
 ``score`` plays other games and asks, at the same kind of positions, how well each way of
 dealing the opponent's hidden cards predicts them: the uniform deal, the hand-set
@@ -31,34 +31,30 @@ import os
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import argparse  # noqa: E402
-import copy  # noqa: E402
-import datetime  # noqa: E402
-import json  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-from pathlib import Path  # noqa: E402
-from typing import Any  # noqa: E402
+import argparse
+import copy
+import datetime
+import json
+import time
+from pathlib import Path
+from typing import Any
 
-import numpy as np  # noqa: E402
-from tqdm import tqdm  # noqa: E402
+import numpy as np
+from tqdm import tqdm
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import reporting  # noqa: E402  (this folder)
-from rummy_inference import constants  # noqa: E402  (this folder: sets agents.games.rummy432's constants)
-
-import agents.games.rummy432 as rk  # noqa: E402
-import agents.games.rummy432_hand as hm  # noqa: E402
-import cardenvs  # noqa: E402
-from agents.policy import HeuristicAgent  # noqa: E402
-from agents.tournament import wilson  # noqa: E402
-from cardenvs.core.loop import play  # noqa: E402
-from cardenvs.rummy432.state import FINISH0, THROW0, rank_counts  # noqa: E402
+import cardenvs
+from agents.games.rummy432 import OpponentMemory, Rummy432Knowledge
+from agents.heuristic import HeuristicAgent
+from agents.knowledge import Memory, SeatMemories
+from agents.tournament import wilson
+from cardenvs.core.loop import play
+from cardenvs.rummy432.state import FINISH0, THROW0, rank_counts
+from experiments import reporting
+from experiments.studies import rummy_hand as hm
+from experiments.studies.rummy_settings import knowledge
 
 #: ways of dealing the hidden cards that ``score`` compares through ``sample_state``
-#: (constants of agents.games.rummy432)
+#: (settings of experiments.studies.rummy_settings)
 DEALS: dict[str, dict[str, float]] = {
     "uniform": {"HAND_MODEL": 0.0, "W_PASSED": 1.0, "W_THREW": 1.0, "LIK_SAMPLES": 1, "INFER_SWAPS": 0.0},
     "heuristic": {"HAND_MODEL": 0.0},
@@ -74,13 +70,14 @@ class Recorder:
 
     def __init__(self, state: Any, seed: int, rows: list[dict[str, Any]], keep: bool) -> None:
         self.state, self.rows, self.keep = state, rows, keep
-        self.know = rk.Rummy432Knowledge()
+        self.know = Rummy432Knowledge()
         self.agent = HeuristicAgent(self.know, 2, seed, "planner")
+        self.memories = SeatMemories(self.know)
 
     def choose(self, game: Any, view: Any, legal: list[int]) -> int:
-        action = self.agent.choose(game, view, legal)  # remembers the opponent's play
+        m = round_memory(self.memories.update(game, view), view)  # remembers the opponent's play
+        action = self.agent.choose(game, view, legal)
         if len(legal) > 1 and self.know.search_here(game, view, legal, np.zeros(len(legal))):
-            m = self.know.round_memory(view)
             st = self.state
             opp = 1 - view.seat
             hidden = [c for c in st.hands[opp] if c not in st.known[opp]]
@@ -129,49 +126,54 @@ def exact_scores(w: np.ndarray, rows: list[dict[str, Any]]) -> tuple[np.ndarray,
     return np.array(se), np.array(ll)
 
 
+def round_memory(memory: Memory, view: Any) -> OpponentMemory | None:
+    """What the seat remembers of this round's play (``None``: nothing yet)."""
+    return memory.of_round(view) if isinstance(memory, OpponentMemory) else None
+
+
 def sampled_scores(rows: list[dict[str, Any]], settings: dict[str, float], samples: int, seed: int,
-                   game: Any) -> tuple[np.ndarray, np.ndarray]:
-    """The same scores for ``samples`` worlds of the expert's ``sample_state`` per position."""
+                   game: Any, model: Path | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The same scores for ``samples`` worlds of the expert's ``sample_state`` per position
+    (``model``: the hand model's file)."""
     se, ll = [], []
     rng = np.random.default_rng(seed)
-    with constants(settings):
-        for r in rows:
-            know = rk.Rummy432Knowledge()
-            view = r["view"]
-            if r["memory"] is not None:
-                know._memory[view.seat] = r["memory"]
-            opp = 1 - view.seat
-            hist = np.zeros((13, hm.MAX_C + 1))
-            for _ in range(samples):
-                s = know.sample_state(game, view, rng)
-                c = rank_counts([x for x in s.hands[opp] if x not in s.known[opp]])
-                hist[np.arange(13), np.minimum(c, hm.MAX_C)] += 1
-            p = (hist + 0.25) / (samples + 0.25 * (hm.MAX_C + 1))
-            t = np.minimum(r["true"], hm.MAX_C)
-            se.append(float(((hist @ np.arange(hm.MAX_C + 1) / samples - r["true"]) ** 2).sum()))
-            ll.append(float(-np.log(p[np.arange(13), t]).sum()))
+    know = knowledge(settings, model)
+    for r in rows:
+        view = r["view"]
+        opp = 1 - view.seat
+        hist = np.zeros((13, hm.MAX_C + 1))
+        for _ in range(samples):
+            s = know.sample_state(game, view, rng, r["memory"])
+            c = rank_counts([x for x in s.hands[opp] if x not in s.known[opp]])
+            hist[np.arange(13), np.minimum(c, hm.MAX_C)] += 1
+        p = (hist + 0.25) / (samples + 0.25 * (hm.MAX_C + 1))
+        t = np.minimum(r["true"], hm.MAX_C)
+        se.append(float(((hist @ np.arange(hm.MAX_C + 1) / samples - r["true"]) ** 2).sum()))
+        ll.append(float(-np.log(p[np.arange(13), t]).sum()))
     return np.array(se), np.array(ll)
 
 
-class FeedAware(rk.Rummy432Knowledge):
+class FeedAware(HeuristicAgent):
     """The planner, each throw marked down by ``weight`` x the model's chance that the
     opponent holds a hidden card of its rank (ranks it visibly collects keep the planner's
-    own mark-down)."""
+    own mark-down).  It reads the model's facts from its seat's memory, which it keeps."""
 
-    def __init__(self, weight: float, w: np.ndarray) -> None:
-        super().__init__()
+    def __init__(self, weight: float, w: np.ndarray, seed: int | None = None,
+                 name: str | None = None) -> None:
+        super().__init__(Rummy432Knowledge(), 2, seed, name)
         self.weight, self.w = weight, w
+        self.memories = SeatMemories(self.knowledge)
 
-    def scores(self, game: Any, view: Any, legal: list[int], level: int) -> np.ndarray:
-        out = super().scores(game, view, legal, level)
-        if level < 2 or view.phase != "throw" or view.finished_by >= 0 or len(legal) < 2:
-            return out
-        if not self.weight:
+    def values(self, game: Any, view: Any, legal: list[int]) -> np.ndarray:
+        """The planner's scores, throws marked down by the chance the opponent holds their rank."""
+        memory = self.memories.update(game, view)
+        out = super().values(game, view, legal)
+        if view.phase != "throw" or view.finished_by >= 0 or len(legal) < 2 or not self.weight:
             return out
         opp = 1 - view.seat
         kn = rank_counts(view.known[opp])
         k = view.hand_sizes[opp] - len(view.known[opp])
-        phi, unseen = hm.features(view, self.round_memory(view))
+        phi, unseen = hm.features(view, round_memory(memory, view))
         holds = 1.0 - hm.marginals(hm.log_weights(self.w, phi, unseen, k), k)[:, 0]
         for i, a in enumerate(legal):
             r = (a - THROW0) >> 2
@@ -191,8 +193,8 @@ def feed_share(weight: float, w: np.ndarray, games: int, seed: int, pack: str, h
         state = game.new_state(rng)
         me = g % 2
         seats: list[Any] = [None, None]
-        seats[me] = HeuristicAgent(FeedAware(weight, w), 2, deal * 3 + 1, "feed-aware")
-        seats[1 - me] = HeuristicAgent(rk.Rummy432Knowledge(), 2, deal * 3 + 2, "planner")
+        seats[me] = FeedAware(weight, w, deal * 3 + 1, "feed-aware")
+        seats[1 - me] = HeuristicAgent(Rummy432Knowledge(), 2, deal * 3 + 2, "planner")
         play(game, state, seats, rng)
         r = game.returns(state)[me]
         points += 1.0 if r > 0 else 0.5 if r == 0 else 0.0
@@ -202,7 +204,7 @@ def feed_share(weight: float, w: np.ndarray, games: int, seed: int, pack: str, h
 
 def command_line(argv: list[str] | None) -> str:
     """The shell line that reruns this script."""
-    return reporting.command_line("rummy_hand_model.py", argv)
+    return reporting.command_line("experiments.studies.rummy_hand_model", argv)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -267,7 +269,7 @@ def main(argv: list[str] | None = None) -> None:
     game = cardenvs.game_class("rummy432_v0")(2, pack=args.pack, hand_size=args.hand_size)
     results: dict[str, tuple[np.ndarray, np.ndarray]] = {"model (exact)": exact_scores(w, rows)}
     for name, settings in tqdm(DEALS.items(), desc="deals"):
-        results[name] = sampled_scores(rows, settings, args.samples, args.seed, game)
+        results[name] = sampled_scores(rows, settings, args.samples, args.seed, game, args.model)
     boot = np.random.default_rng(0).integers(len(rows), size=(2000, len(rows)))
     base_se, base_ll = results["heuristic"]
     lines = [

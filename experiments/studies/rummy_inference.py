@@ -1,7 +1,8 @@
 """How good are the Rummy 4x3x2's expert's throws, and would better inference help?
 
-    python experiments/rummy_inference.py --games 18 --seed 1000
-    python experiments/rummy_inference.py --games 10 --variant 'wide={"W_PASSED": 0.05, "simulations": 80}'
+    python -m experiments.studies.rummy_inference --games 18 --seed 1000
+    python -m experiments.studies.rummy_inference --games 10 \\
+        --variant 'wide={"W_PASSED": 0.05, "simulations": 80}'
 
 The expert (``agents.make_agent("rummy432_v0", "expert")``) searches only its throws, over
 worlds that deal the opponent's hidden cards by what it saw the opponent do this round
@@ -9,7 +10,7 @@ worlds that deal the opponent's hidden cards by what it saw the opponent do this
 (2 players, the expert's seat alternating), and at each throw the expert searches it asks:
 
 * every *variant* of the expert for its move, each variant an expert with other inference
-  constants of ``agents.games.rummy432`` (``HAND_MODEL``, ``W_PASSED``, ``W_THREW``,
+  settings (:mod:`experiments.studies.rummy_settings`: ``HAND_MODEL``, ``W_PASSED``, ``W_THREW``,
   ``INFER_SWAPS``, ``LIK_SAMPLES``, ``LIK_BETA``, or the opponent tracker's ``FILTER``,
   ``FILTER_STEPS``, ``FILTER_BETA``, ``FILTER_EPS``) or another search budget (``simulations``,
   ``max_candidates``, ``depth``, or ``prior_weight``: that multiple of the planner's
@@ -30,61 +31,34 @@ rollouts and evaluation, so this measures inference and search noise, not the ev
 from __future__ import annotations
 
 import argparse
-import contextlib
 import datetime
 import json
 import os
-import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import numpy as np  # noqa: E402
-from tqdm import tqdm  # noqa: E402
+import numpy as np
+from tqdm import tqdm
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import cardenvs
+from agents.games.rummy432 import Rummy432Knowledge
+from agents.heuristic import HeuristicAgent
+from agents.knowledge import spec
+from agents.search import SEARCH_SETTINGS, SearchAgent, check_search_settings, settings_from_json
+from cardenvs.core.loop import play
+from experiments.oracle import oracle_knowledge
+from experiments.reporting import command_line, publish
+from experiments.studies.rummy_settings import INFERENCE_KEYS, knowledge
 
-import agents.games.rummy432 as rk  # noqa: E402
-import cardenvs  # noqa: E402
-from agents.ladder import spec  # noqa: E402
-from agents.policy import (  # noqa: E402
-    SEARCH_SETTINGS,
-    HeuristicAgent,
-    SearchAgent,
-    check_search_settings,
-    settings_from_json,
-)
-from cardenvs.core.loop import play  # noqa: E402
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from oracle import oracle_knowledge  # noqa: E402  (this folder)
-from reporting import command_line, publish  # noqa: E402  (this folder)
-
-#: module constants of agents.games.rummy432 a variant may set
-INFERENCE_KEYS = ("HAND_MODEL", "W_PASSED", "W_THREW", "INFER_SWAPS", "LIK_SAMPLES", "LIK_BETA",
-                  "FILTER", "FILTER_STEPS", "FILTER_BETA", "FILTER_EPS")
 #: SearchAgent arguments a variant may set
 BUDGET_KEYS = tuple(k for k in SEARCH_SETTINGS if k != "paired")  # the expert's search is paired
 
 
 #: the expert's knowledge, but its worlds are the true state with the pile shuffled
 CheatKnowledge = oracle_knowledge("rummy432_v0")
-
-
-@contextlib.contextmanager
-def constants(values: dict[str, Any]) -> Iterator[None]:
-    """Set module constants of ``agents.games.rummy432`` for the duration of a block."""
-    old = {k: getattr(rk, k) for k in values}
-    for k, v in values.items():
-        setattr(rk, k, v)
-    try:
-        yield
-    finally:
-        for k, v in old.items():
-            setattr(rk, k, v)
 
 
 def parse_variant(text: str) -> tuple[str, dict[str, Any]]:
@@ -128,24 +102,23 @@ class Probe:
     def __init__(self, state: Any, deal: int, specs: dict[str, dict[str, Any]], budget: dict[str, Any],
                  oracle_worlds: int, oracle_candidates: int, rows: list[dict[str, Any]]) -> None:
         self.state, self.deal, self.rows = state, deal, rows
-        self.players: dict[str, tuple[dict[str, Any], SearchAgent, rk.Rummy432Knowledge]] = {}
+        self.players: dict[str, tuple[SearchAgent, Rummy432Knowledge]] = {}
         for i, (name, settings) in enumerate(specs.items()):
-            know = CheatKnowledge() if name == "cheat" else rk.Rummy432Knowledge()
+            inference = {k: v for k, v in settings.items() if k in INFERENCE_KEYS}
+            know = CheatKnowledge() if name == "cheat" else knowledge(inference)
             mine = {**budget, **{k: v for k, v in settings.items() if k in BUDGET_KEYS}}
-            consts = {k: v for k, v in settings.items() if k in INFERENCE_KEYS}
-            self.players[name] = (consts, SearchAgent(know, seed=deal * 31 + i, name=name, **mine), know)
+            self.players[name] = (SearchAgent(know, seed=deal * 31 + i, name=name, **mine), know)
         self.oracle_know = CheatKnowledge()
         self.oracle = SearchAgent(self.oracle_know, seed=deal * 31 + 50, simulations=oracle_worlds,
                                   depth=budget["depth"], max_candidates=oracle_candidates, paired=True)
-        self.plain = rk.Rummy432Knowledge()
+        self.plain = Rummy432Knowledge()
 
     def choose(self, game: Any, view: Any, legal: list[int]) -> int:
         choice = {}
-        for name, (consts, agent, know) in self.players.items():
+        for name, (agent, know) in self.players.items():
             if isinstance(know, CheatKnowledge):
                 know.true_state = self.state
-            with constants(consts):
-                choice[name] = agent.choose(game, view, legal)
+            choice[name] = agent.choose(game, view, legal)
         prior = np.asarray(self.plain.scores(game, view, legal, 2), float)
         if len(legal) > 1 and self.plain.search_here(game, view, legal, prior):
             self.oracle_know.true_state = self.state
@@ -174,7 +147,7 @@ def run(games: int, seed: int, specs: dict[str, dict[str, Any]], oracle_worlds: 
         me = g % 2
         seats: list[Any] = [None, None]
         seats[me] = Probe(state, deal, specs, budget, oracle_worlds, oracle_candidates, rows)
-        seats[1 - me] = HeuristicAgent(rk.Rummy432Knowledge(), 2, deal * 31 + 99, "planner")
+        seats[1 - me] = HeuristicAgent(Rummy432Knowledge(), 2, deal * 31 + 99, "planner")
         play(game, state, seats, rng)
     return rows
 
@@ -231,7 +204,7 @@ def main(argv: list[str] | None = None) -> str:
     rows = run(args.games, args.seed, specs, args.oracle_worlds, args.oracle_candidates)
     if not rows:
         ap.exit(1, "no searched throw in these games; play more\n")
-    text = report(rows, specs, command_line("rummy_inference.py", argv), time.time() - start)
+    text = report(rows, specs, command_line("experiments.studies.rummy_inference", argv), time.time() - start)
     publish(text, args.out)
     if args.out:
         Path(args.out).with_suffix(".json").write_text(json.dumps(rows) + "\n")

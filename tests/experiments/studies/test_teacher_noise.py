@@ -1,16 +1,14 @@
-"""``experiments/teacher_noise.py``: a search teacher's agreement with itself, per budget."""
+"""``experiments/studies/teacher_noise.py``: a search teacher's agreement with itself, per budget."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "experiments"))
+from experiments.studies import teacher_noise
 
-import teacher_noise  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_a_deterministic_teacher_agrees_with_itself_and_a_search_is_measured() -> None:

@@ -1,4 +1,9 @@
-"""A learned model of a Rummy 4x3x2's opponent's hidden hand (two players).
+"""A learned model of a Rummy 4x3x2's opponent's hidden hand (two players): a study.
+
+Measured no better than the shipped hand-set inference for the expert's play
+(``docs/results/expert/rummy432_v0_hand_model.md``), so it is not shipped; it plugs into
+the expert as an inference strategy, :class:`HandModelInference`
+(``Rummy432Knowledge(inference=HandModelInference())``).
 
 What the expert's search needs most is a good guess of the cards its opponent keeps
 hidden (a search that sees them gains far more than any re-tuning,
@@ -18,8 +23,8 @@ uniformly among the unseen ones.
 
 The weights are fitted by maximum likelihood (multinomial logistic regression, one
 class per count, the uniform deal as the offset) on positions of planner-against-planner
-games, ``experiments/rummy_hand_model.py``, and stored in
-``agents/policies/rummy432_hand.npz``, one table per pack and hand size.  Everything
+games, ``python -m experiments.studies.rummy_hand_model fit``, and stored in
+``experiments/studies/rummy432_hand.npz``, one table per pack and hand size.  Everything
 here reads the player's own view and memory only.
 """
 
@@ -32,6 +37,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from agents.games.rummy432.inference import HandSetInference, Picker
+from agents.games.rummy432.memory import OpponentMemory
+from cardenvs.rummy432.rules import Rummy432Game
 from cardenvs.rummy432.state import Rummy432View, rank_counts
 
 #: the facts per rank, in the order of the weight columns
@@ -54,7 +62,7 @@ FEATURES = (
 NF = len(FEATURES)
 #: largest count of one rank
 MAX_C = 4
-MODEL_FILE = Path(__file__).resolve().parents[1] / "policies" / "rummy432_hand.npz"
+MODEL_FILE = Path(__file__).resolve().parent / "rummy432_hand.npz"
 
 
 def model_key(pack: str, hand_size: int) -> str:
@@ -78,7 +86,7 @@ def weights(pack: str, hand_size: int, path: Path | None = None) -> np.ndarray |
 
 
 class Memory(Protocol):
-    """What a player remembers of its opponent's play this round (``rummy432._Memory``)."""
+    """What a player remembers of its opponent's play this round (an ``OpponentMemory``)."""
 
     passed: dict[int, int]  # rank -> turn the opponent drew rather than take a card of it
     threw: dict[int, int]  # rank -> turn the opponent threw a card of it
@@ -232,3 +240,34 @@ def fit(phi: np.ndarray, unseen: np.ndarray, k: np.ndarray, true: np.ndarray, l2
     w = np.zeros((MAX_C + 1, NF))
     w[1:] = res.x.reshape(MAX_C, NF)
     return w, {"loss": float(res.fun), "iterations": int(res.nit), "converged": bool(res.success)}
+
+
+class HandModelInference(HandSetInference):
+    """The expert's worlds deal the opponent's hidden ranks by the learned model (where the
+    model file has a table for the pack and hand size; else as the hand-set inference),
+    then keep the hand-set inference's likelihood choice and swaps.
+
+    ``model=False`` is the hand-set inference itself (a switch for the studies' variants).
+    """
+
+    def __init__(self, model: bool = True, path: Path | None = None, **hand_set: Any) -> None:
+        super().__init__(**hand_set)
+        self.model = model
+        self.path = path
+
+    def picker(self, game: Rummy432Game, view: Rummy432View, m: OpponentMemory | None, pool: list[int],
+               k: int, known: list[int]) -> Picker:
+        """Draw the hidden rank counts from the model, the cards of each rank uniformly."""
+        plain = super().picker(game, view, m, pool, k, known)
+        w = weights(game.pack, game.hand_size, self.path) if self.model else None
+        if w is None:
+            return plain
+        phi, unseen = features(view, m)
+        z = log_weights(w, phi, unseen, k)
+
+        def pick(rng: np.random.Generator) -> set[int]:
+            counts = sample_counts(z, k, rng)
+            return set(deal(pool, counts, rng)) if counts is not None else plain(rng)
+
+        return pick
+

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How noisy is a search teacher?  Its agreement with itself, and its cost, per budget.
 
-    python experiments/teacher_noise.py --env lineit_v0 --positions 60 \\
+    python -m experiments.studies.teacher_noise --env lineit_v0 --positions 60 \\
         --budget 'paired16={"simulations": 16, "paired": true}' \\
         --budget 'paired32={"simulations": 32, "paired": true}'
 
@@ -21,24 +21,18 @@ import os
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one BLAS thread per process (agents.scorer.dense)
 
-import argparse  # noqa: E402
-import json  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-from pathlib import Path  # noqa: E402
-from typing import Any  # noqa: E402
+import argparse
+import json
+import time
+from typing import Any
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import distill  # noqa: E402  (this folder)
-
-import agents  # noqa: E402
-import cardenvs  # noqa: E402
-from agents.tournament import wilson  # noqa: E402
-from cardenvs.core.loop import play  # noqa: E402
+import agents
+import cardenvs
+from agents.tournament import wilson
+from cardenvs.core.loop import play
+from experiments import distill
 
 
 def positions(env: str, count: int, stride: int, seed: int) -> tuple[Any, list[tuple[Any, list[int]]]]:

@@ -1,6 +1,7 @@
 """Audit reproduction: clone a teacher level, compare agreement with play strength.
 
-    python experiments/audit/repro.py --env lineit_v0 --teacher greedy --games 300 --epochs 6 [--dagger 2]
+    python -m experiments.studies.audit.repro --env lineit_v0 --teacher greedy --games 300 --epochs 6 \\
+        [--dagger 2]
 
 Clones through ``experiments/train.py``'s own functions, exports, then scores the file
 with ``train.evaluate`` and the teacher itself against the planner on the same deals.
@@ -8,19 +9,15 @@ with ``train.evaluate`` and the teacher itself against the planner on the same d
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 
 import torch
 
 torch.set_num_threads(1)
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-import train  # noqa: E402
 
 from agents import sb3_speedups  # noqa: E402
+from experiments import train  # noqa: E402
 
 
 def main() -> None:

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Is each difficulty level stronger than the one below it?  Adjacent pairs, any seat count.
 
-    python experiments/ladder.py --env lineit_v0 --players 2 --games 400
-    python experiments/ladder.py --env line_v0 --players 3 --games 300 --pairs greedy:trained trained:planner
+    python -m experiments.ladder_pairs --env lineit_v0 --players 2 --games 400
+    python -m experiments.ladder_pairs --env line_v0 --players 3 --games 300 \\
+        --pairs greedy:trained trained:planner
 
 For each pair of neighbouring levels (``agents.levels``, weakest first, or ``--pairs``),
 one seat is the upper level and every other seat the lower one; the upper seat moves
@@ -22,19 +23,16 @@ import os
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one BLAS thread per process (see agents.scorer.dense)
 
-import argparse  # noqa: E402
-import datetime  # noqa: E402
-import shlex  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-from dataclasses import dataclass  # noqa: E402
-from pathlib import Path  # noqa: E402
+import argparse
+import datetime
+import time
+from dataclasses import dataclass
+from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-import agents  # noqa: E402
-import cardenvs  # noqa: E402
-from agents.tournament import Match, points, run_matches, wilson  # noqa: E402
+import agents
+import cardenvs
+from agents.tournament import Match, points, run_matches, wilson
+from experiments.reporting import command_line
 
 
 @dataclass
@@ -139,7 +137,7 @@ def main(argv: list[str] | None = None) -> list[PairResult]:
         rows.append(r)
         print(f"{lower} -> {upper}: {r.share:.1%} [{r.low:.1%}, {r.high:.1%}] over {r.games} "
               f"({r.seconds / 60:.1f} min)", flush=True)
-    text = markdown(args.env, args.players, rows, "python " + shlex.join(sys.argv))
+    text = markdown(args.env, args.players, rows, command_line("experiments.ladder_pairs", argv))
     print(text)
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)

@@ -1,12 +1,13 @@
 """Does a full opponent model predict a Rummy 4x3x2's opponent's hidden cards better?
 
-    python experiments/rummy_tracker.py --games 6 --seed 5000
-    python experiments/rummy_tracker.py --games 4 --variant 'long={"FILTER": 32, "FILTER_STEPS": 100}'
+    python -m experiments.studies.rummy_tracker --games 6 --seed 5000
+    python -m experiments.studies.rummy_tracker --games 4 \\
+        --variant 'long={"FILTER": 32, "FILTER_STEPS": 100}'
 
 The expert's worlds deal the opponent's hidden cards by a hand-set inference
 (``Rummy432Knowledge.sample_state``: ranks passed or thrown are unlikely, a taken card
 has a partner, the best of six deals at explaining the latest throw).  The *tracker*
-(``agents/games/rummy432_filter.py``, switched on by the constant ``FILTER``) weighs
+(``experiments/studies/rummy_filter.py``, switched on by the setting ``FILTER``) weighs
 whole trajectories of the opponent's round, its deal and every card it drew, by how
 likely the planner would have made *every* pick and throw it was seen to make.
 
@@ -15,7 +16,7 @@ search, each seat asks each way of dealing for ``--samples`` worlds and scores t
 rank counts of the opponent's hidden cards against the truth (squared error, summed over
 the 13 ranks; lower is better).  The deals are ``uniform`` (the unseen cards at random,
 with a taken single's partner), ``heuristic`` (the shipped expert) and each ``--variant``
-(constants of ``agents.games.rummy432``: ``FILTER`` chains, ``FILTER_STEPS`` moves per
+(settings of :mod:`experiments.studies.rummy_settings`: ``FILTER`` chains, ``FILTER_STEPS`` moves per
 chain and opponent turn, ``FILTER_BETA``, ``FILTER_EPS``).  Every variant keeps its own
 tracker, fed the same views.  Δ is the difference from ``heuristic`` on the same positions,
 with a paired bootstrap 95% interval.
@@ -26,29 +27,26 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import numpy as np  # noqa: E402
-from tqdm import tqdm  # noqa: E402
+import numpy as np
+from tqdm import tqdm
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+import cardenvs
+from agents.games.rummy432 import Rummy432Knowledge
+from agents.heuristic import HeuristicAgent
+from agents.knowledge import SeatMemories
+from agents.search import settings_from_json
+from cardenvs.core.loop import play
+from cardenvs.rummy432.state import rank_counts
+from experiments.reporting import command_line, publish
+from experiments.studies.rummy_settings import knowledge
 
-from reporting import command_line, publish  # noqa: E402  (this folder)
-from rummy_inference import constants  # noqa: E402  (this folder: sets agents.games.rummy432's constants)
-
-import agents.games.rummy432 as rk  # noqa: E402
-import cardenvs  # noqa: E402
-from agents.policy import HeuristicAgent, settings_from_json  # noqa: E402
-from cardenvs.core.loop import play  # noqa: E402
-from cardenvs.rummy432.state import rank_counts  # noqa: E402
-
-#: the constants a variant may set, with their kind
+#: the settings a variant may set (experiments.studies.rummy_settings), with their kind
 TRACKER_KEYS: dict[str, type] = {
     "FILTER": int, "FILTER_STEPS": int, "FILTER_BETA": float, "FILTER_EPS": float}
 #: the built-in deals
@@ -93,15 +91,16 @@ class Seat:
     def __init__(self, state: Any, seed: int, deals: dict[str, dict[str, Any]], samples: int,
                  rows: list[dict[str, Any]], clock: dict[str, float]) -> None:
         self.state, self.deals, self.samples, self.rows, self.clock = state, deals, samples, rows, clock
-        self.agent = HeuristicAgent(rk.Rummy432Knowledge(), 2, seed, "planner")
-        self.know = {name: rk.Rummy432Knowledge() for name in deals}
+        self.agent = HeuristicAgent(Rummy432Knowledge(), 2, seed, "planner")
+        self.know = {name: knowledge(settings) for name, settings in deals.items()}
+        self.memories = {name: SeatMemories(know) for name, know in self.know.items()}
         self.rng = np.random.default_rng(seed + 1)
 
     def choose(self, game: Any, view: Any, legal: list[int]) -> int:
-        for name, settings in self.deals.items():
+        memory = {}
+        for name in self.deals:
             t = time.perf_counter()
-            with constants(settings):
-                self.know[name].scores(game, view, legal, 2)  # remembers (and tracks) the opponent
+            memory[name] = self.memories[name].update(game, view)  # remembers (and tracks) the opponent
             self.clock[name] = self.clock.get(name, 0.0) + time.perf_counter() - t
         action = self.agent.choose(game, view, legal)
         if len(legal) > 1 and self.agent.knowledge.search_here(game, view, legal, np.zeros(len(legal))):
@@ -109,12 +108,11 @@ class Seat:
             opp = 1 - view.seat
             true = np.array(rank_counts([c for c in st.hands[opp] if c not in st.known[opp]]))
             row: dict[str, Any] = {"turn": view.turn}
-            for name, settings in self.deals.items():
+            for name in self.deals:
                 acc = np.zeros(13)
-                with constants(settings):
-                    for _ in range(self.samples):
-                        s = self.know[name].sample_state(game, view, self.rng)
-                        acc += rank_counts([c for c in s.hands[opp] if c not in s.known[opp]])
+                for _ in range(self.samples):
+                    s = self.know[name].sample_state(game, view, self.rng, memory[name])
+                    acc += rank_counts([c for c in s.hands[opp] if c not in s.known[opp]])
                 row[name] = float(((acc / self.samples - true) ** 2).sum())
             self.rows.append(row)
         return action
@@ -179,7 +177,7 @@ def main(argv: list[str] | None = None) -> None:
     rows, clock = measure(args.games, args.seed, deals, args.samples)
     if not rows:
         ap.error("no searched throws in these games; play more")
-    command = command_line("rummy_tracker.py", argv)
+    command = command_line("experiments.studies.rummy_tracker", argv)
     lines = [
         "# Rummy 4x3x2's opponent tracker: how well each deal predicts the hidden cards",
         "",
@@ -187,7 +185,7 @@ def main(argv: list[str] | None = None) -> None:
         f"{args.samples} worlds per position and deal. Squared error of the mean hidden rank counts against "
         "the truth, summed over ranks (lower is better); Δ = the difference from `heuristic` on the same "
         "positions, paired bootstrap 95% interval. The last column is the time each deal's knowledge spent "
-        "following the play (the tracker's updates), over both seats.",
+        "following the play (the memory's updates, the tracker's included), over both seats.",
         "",
         *table(rows, clock, deals),
         "",

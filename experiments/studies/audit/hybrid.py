@@ -1,22 +1,19 @@
 """Which of the clone's decisions cost it games: the clone with the teacher taking over a class of them.
 
-    python experiments/audit/hybrid.py lineit_v0 CLONE.npz greedy planner 100 [none,all,pick,...]
+    python -m experiments.studies.audit.hybrid lineit_v0 CLONE.npz greedy planner 100 [none,all,pick,...]
 """
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-import agents  # noqa: E402
-import cardenvs  # noqa: E402
-from agents.base import Agent  # noqa: E402
-from agents.trained import TrainedAgent  # noqa: E402
-from cardenvs.core.loop import play  # noqa: E402
+import agents
+import cardenvs
+from agents.base import Agent
+from agents.trained import TrainedAgent
+from cardenvs.core.loop import play
 
 
 class Hybrid(Agent):

@@ -1,18 +1,14 @@
-"""experiments/rummy_hand_model.py: the fit writes a usable table, the score compares deals."""
+"""experiments/studies/rummy_hand_model.py: the fit writes a usable table, the score compares deals."""
 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "experiments"))
-
-import rummy_hand_model as rh  # noqa: E402
-
-import agents.games.rummy432_hand as hm  # noqa: E402
+from experiments.studies import rummy_hand as hm
+from experiments.studies import rummy_hand_model as rh
 
 
 def test_positions_record_the_true_hidden_hand() -> None:

@@ -1,4 +1,4 @@
-"""The Rummy 4x3x2's opponent-hand model (``agents/games/rummy432_hand.py``).
+"""The Rummy 4x3x2's opponent-hand model (``experiments/studies/rummy_hand.py``).
 
 With zero weights the model is exactly a uniform deal of the unseen cards (its marginals
 are hypergeometric); its samples hold exactly ``k`` cards and follow its marginals; the
@@ -15,13 +15,12 @@ from math import comb
 import numpy as np
 import pytest
 
-import agents.games.rummy432 as rk
-import agents.games.rummy432_hand as hm
+from agents.games.rummy432 import OpponentMemory, Rummy432Knowledge
 from cardenvs.core.cards import parse_card
 from cardenvs.rummy432.rules import Rummy432Game
 from cardenvs.rummy432.state import rank_counts
-
-from .test_rummy432_knowledge import position
+from experiments.studies import rummy_hand as hm
+from tests.agents.test_rummy432_knowledge import position
 
 UNSEEN = [4, 3, 2, 1, 0, 4, 4, 3, 2, 4, 1, 2, 3]
 
@@ -106,7 +105,7 @@ def test_the_shipped_table() -> None:
     with np.load(hm.MODEL_FILE) as z:
         meta = json.loads(str(z["meta"]))
     assert meta["mixed_8"]["features"] == list(hm.FEATURES)
-    assert meta["mixed_8"]["command"].startswith("python experiments/rummy_hand_model.py fit")
+    assert "rummy_hand_model" in meta["mixed_8"]["command"] and " fit " in meta["mixed_8"]["command"]
     # what the play says: a rank the opponent passed is rarely held, a known single has a partner
     assert w[1, hm.FEATURES.index("passed")] < -1 and w[1, hm.FEATURES.index("known_1")] > 1
     assert hm.weights("four", 12) is None  # no table: the expert falls back to its pass/throw weights
@@ -115,7 +114,8 @@ def test_the_shipped_table() -> None:
 def test_features_of_a_position() -> None:
     game, state = _throw_position()
     view = game.view(state, 0)
-    m = rk._Memory(view.round)
+    m = OpponentMemory(0)
+    m.reset(view.round)
     m.passed, m.threw, m.opp_throw = {5: 0}, {12: 0}, 51  # passed a 6, threw a king (Ks)
     phi, unseen = hm.features(view, m)
     assert hm.features(view, None)[1] == unseen
@@ -136,24 +136,19 @@ def test_expert_worlds_follow_the_model_and_stay_consistent() -> None:
     rng = np.random.default_rng(3)
     kinds = {}
     for model in (0.0, 1.0):
-        know = rk.Rummy432Knowledge()
-        m = rk._Memory(view.round)
+        know = Rummy432Knowledge(inference=hm.HandModelInference(model=bool(model)))
+        m = OpponentMemory(0)
+        m.reset(view.round)
         m.passed = {5: 0, 8: 0}  # it drew rather than take a 6 and a 9
         m.turn, m.phase = view.turn, view.phase
-        know._memory[0] = m
-        old = rk.HAND_MODEL
-        rk.HAND_MODEL = model
-        try:
-            held = np.zeros(13)
-            for _ in range(200):
-                s = know.sample_state(game, view, rng)
-                assert game.view(s, 0) == view  # consistent with everything the player sees
-                assert parse_card("Qs") in s.hands[1]
-                assert len(s.hands[1]) == 8
-                assert sorted(s.hands[1] + s.pile) == sorted(state.hands[1] + state.pile)
-                held += np.array(rank_counts([c for c in s.hands[1] if c not in s.known[1]]))
-        finally:
-            rk.HAND_MODEL = old
+        held = np.zeros(13)
+        for _ in range(200):
+            s = know.sample_state(game, view, rng, m)
+            assert game.view(s, 0) == view  # consistent with everything the player sees
+            assert parse_card("Qs") in s.hands[1]
+            assert len(s.hands[1]) == 8
+            assert sorted(s.hands[1] + s.pile) == sorted(state.hands[1] + state.pile)
+            held += np.array(rank_counts([c for c in s.hands[1] if c not in s.known[1]]))
         kinds[model] = held / 200
     # the passed ranks are rare in both; the queens' hidden partner is likelier with the model
     for model, held in kinds.items():

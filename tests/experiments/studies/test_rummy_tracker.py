@@ -1,15 +1,12 @@
-"""experiments/rummy_tracker.py: variants are checked, and a run writes the table."""
+"""experiments/studies/rummy_tracker.py: variants are checked, and a run writes the table."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "experiments"))
-
-import rummy_tracker as rt  # noqa: E402
+from experiments.studies import rummy_tracker as rt
 
 
 def test_variants_are_checked() -> None:
@@ -34,4 +31,4 @@ def test_a_run_writes_every_deal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     text = out.read_text()
     for name in ("uniform", "heuristic", "tracker", "small"):
         assert f"| {name} |" in text
-    assert "Command: `python experiments/rummy_tracker.py --games 1" in text
+    assert "Command: `python -m experiments.studies.rummy_tracker --games 1" in text

@@ -1,4 +1,8 @@
-"""Sampling a Rummy 4x3x2's opponent's hand from everything it did this round (two players).
+"""Sampling a Rummy 4x3x2's opponent's hand from everything it did this round (two players): a study.
+
+Measured no better than the shipped hand-set inference at many times the cost
+(``docs/results/expert/rummy432_v0_tracker.md``), so it is not shipped; it plugs into the
+expert as an inference strategy, :class:`TrackerInference`.
 
 The expert's worlds need a guess of the cards its opponent keeps hidden.  The hand-set
 inference of ``Rummy432Knowledge.sample_state`` reads a few facts of this round's play
@@ -22,9 +26,9 @@ opponent model makes every pick and every throw the opponent was seen to make.
   unseen card), resamples the chains by how well they explain it, and moves each a few
   steps; the expert's worlds deal the chains' current hands.
 
-Measured (``experiments/rummy_tracker.py``, ``docs/results/expert/rummy432_v0_tracker.md``):
-with enough moves it predicts the hidden cards as well as the hand-set inference and no
-better, at many times the cost, so ``FILTER`` is 0 (off).
+Measured (``python -m experiments.studies.rummy_tracker``,
+``docs/results/expert/rummy432_v0_tracker.md``): with enough moves it predicts the hidden
+cards as well as the hand-set inference and no better, at many times the cost.
 
 Everything comes from the player's own successive views; the true state is never read.
 """
@@ -35,11 +39,18 @@ import dataclasses
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from agents.games.rummy432.context import Context
+from agents.games.rummy432.memory import OpponentMemory
+from agents.games.rummy432.scoring import planner_scores
+from agents.knowledge import Memory
 from cardenvs.rummy432.rules import Rummy432Game
 from cardenvs.rummy432.state import DRAW, FINISH0, TAKE, THROW, THROW0, Rummy432View, State, rank_counts
+
+from .rummy_hand import HandModelInference
 
 #: scores of a view's legal moves by the opponent model (the planner)
 Scorer = Callable[[Rummy432View, list[int]], np.ndarray]
@@ -397,4 +408,120 @@ def opponent_pick_view(view: Rummy432View, took_card: int, took: bool, throw: in
     )
 
 
-__all__ = ["Chain", "OpponentTracker", "Turn", "opponent_pick_view"]
+class TrackerMemory(OpponentMemory):
+    """The opponent memory plus an :class:`OpponentTracker` of its round (``filt``; ``None``
+    when off or when the seat's Views stopped connecting this round)."""
+
+    def __init__(self, seat: int, game: Rummy432Game, inference: TrackerInference) -> None:
+        self.game = game
+        self.inference = inference
+        super().__init__(seat)
+
+    def reset(self, rnd: int) -> None:
+        """Forget the round, the tracker with it."""
+        super().reset(rnd)
+        self.filt: OpponentTracker | None = None
+        #: at the player's latest throw: the opponent's known cards, the pile size, the run-outs
+        self.throw_known: tuple[int, ...] = ()
+        self.throw_pile = 0
+        self.throw_run_outs = 0
+
+    def on_throw(self, view: Rummy432View) -> None:
+        """Note the public facts at the seat's throw; the tracker forgets chains it now sees refuted."""
+        opp = 1 - self.seat
+        self.throw_known = view.known[opp]
+        self.throw_pile, self.throw_run_outs = view.pile_size, view.run_outs
+        if self.filt is not None:
+            self.filt.see(frozenset(view.hand) | frozenset(view.discard))
+            if not self.filt.alive():
+                self.filt = None
+
+    def on_pick(self, view: Rummy432View, thrown: int) -> None:
+        """Move the opponent tracker on by the opponent's turn this pick view shows (start
+        it at the round's first view; drop it when the views do not connect)."""
+        inf = self.inference
+        opp = 1 - view.seat
+        y = view.discard_top
+        f = self.filt
+        hand = set(view.hand)
+        seen = frozenset(hand | set(view.discard))  # what the player sees now
+
+        def score(v: Rummy432View, legal: list[int]) -> np.ndarray:
+            return planner_scores(Context(v), legal)
+
+        def fresh(unseen: list[int]) -> OpponentTracker:
+            rng = np.random.default_rng([view.round, view.seat, view.turn, *view.hand])
+            return OpponentTracker(self.game, view.seat, unseen, inf.chains, inf.steps, inf.tracker_beta,
+                                   inf.tracker_eps, score, rng)
+
+        def turn(pv: Rummy432View, took: bool, exact: bool) -> Turn:
+            vis = frozenset(hand | set(pv.discard))
+            return Turn(pv, vis, took, y, view.finished_by == opp, exact)
+
+        if view.turn == 0:
+            f = fresh([c for c in range(52) if c not in hand and c not in view.discard])
+        elif view.turn == 1 and y >= 0:
+            # the opponent opened the round: it took or passed the first face-up card
+            took = len(view.known[opp]) == 1
+            buried = [c for c in view.discard if c != y]
+            first = view.known[opp][0] if took else (buried[0] if len(buried) == 1 else -1)
+            f = None
+            if first >= 0:
+                f = fresh([c for c in range(52) if c not in hand and c != first])
+                pv = opponent_pick_view(view, first, took, y, (), view.pile_size + (0 if took else 1),
+                                        view.run_outs, 0)
+                f.add_turn(turn(pv, took, True), seen)
+        elif f is not None and thrown >= 0 and y >= 0:
+            took = thrown in view.known[opp]
+            exact = view.run_outs == self.throw_run_outs and self.throw_pile > 0
+            pile = self.throw_pile if exact else view.pile_size + (0 if took else 1)
+            pv = opponent_pick_view(view, thrown, took, y, self.throw_known, pile, self.throw_run_outs,
+                                    view.turn - 1)
+            f.add_turn(turn(pv, took, exact), seen)
+        else:
+            f = None  # the views do not connect: the hand-set inference deals
+        if f is not None:
+            f.see(seen)  # chains extended but not moved may still hold a card seen now
+            if not f.alive():
+                f = None
+        self.filt = f
+
+
+class TrackerInference(HandModelInference):
+    """The expert's worlds deal the opponent's hand from the tracker's chains while it
+    follows the round (``chains`` Markov chains, ``steps`` moves each per opponent turn,
+    an opponent model of sharpness ``tracker_beta`` mixed with a share ``tracker_eps`` of
+    uniform choice); else as :class:`~.rummy_hand.HandModelInference` (``model``, the
+    hand-set settings) deals."""
+
+    def __init__(self, chains: int = 64, steps: int = 4, tracker_beta: float = 6.0, tracker_eps: float = 0.05,
+                 model: bool = False, **hand_set: Any) -> None:
+        super().__init__(model=model, **hand_set)
+        self.chains, self.steps = int(chains), int(steps)
+        self.tracker_beta, self.tracker_eps = float(tracker_beta), float(tracker_eps)
+
+    def new_memory(self, game: Rummy432Game, seat: int) -> Memory:
+        """A :class:`TrackerMemory` (two players)."""
+        return TrackerMemory(seat, game, self) if game.num_players == 2 else Memory()
+
+    def deal_opponent(self, game: Rummy432Game, state: State, view: Rummy432View, m: OpponentMemory | None,
+                      pool: list[int], k: int, rng: np.random.Generator) -> State:
+        """The hand of a tracker chain when one fits the world, else the fallback's deal."""
+        opp = 1 - view.seat
+        known = state.known[opp]
+        filt = m.filt if isinstance(m, TrackerMemory) else None
+        if filt is not None and filt.alive():
+            hand = filt.draw(rng)
+            hand_set = set(hand)
+            if (len(hand) == len(state.hands[opp]) and hand_set.issuperset(known)
+                    and hand_set.difference(known).issubset(pool)):
+                rest = [c for c in pool if c not in hand_set]
+                state.hands[opp] = list(hand)
+                state.counts[opp] = rank_counts(hand)
+                state.pile = [rest[i] for i in rng.permutation(len(rest))]
+                state.legal = None
+                return state
+        return super().deal_opponent(game, state, view, m, pool, k, rng)
+
+
+__all__ = ["Chain", "OpponentTracker", "TrackerInference", "TrackerMemory", "Turn", "opponent_pick_view"]

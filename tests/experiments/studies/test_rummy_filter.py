@@ -1,4 +1,4 @@
-"""The Rummy 4x3x2's opponent tracker (agents/games/rummy432_filter.py, constant FILTER).
+"""The Rummy 4x3x2's opponent tracker (experiments/studies/rummy_filter.py, ``TrackerInference``).
 
 Planner-against-planner games where both seats track each other: the tracker must rebuild
 exactly the views the opponent decided from, never rule out what really happened, and
@@ -14,17 +14,15 @@ from typing import Any
 import numpy as np
 import pytest
 
-import agents.games.rummy432 as rk
-import agents.games.rummy432_filter as rf
 import cardenvs
-from agents.policy import HeuristicAgent
+from agents.games.rummy432 import Rummy432Knowledge
+from agents.heuristic import HeuristicAgent
+from agents.knowledge import SeatMemories
 from cardenvs.core.loop import play
+from experiments.studies import rummy_filter as rf
 
-
-@pytest.fixture
-def tracking(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(rk, "FILTER", 12)
-    monkeypatch.setattr(rk, "FILTER_STEPS", 2)
+#: the tracker these tests follow the play with (few chains and moves: quick)
+TRACKING = {"chains": 12, "steps": 2}
 
 
 class Seat:
@@ -33,13 +31,15 @@ class Seat:
     def __init__(self, state: Any, seed: int, views: dict[tuple[int, int, int, str], Any],
                  checks: list[str]) -> None:
         self.state, self.views, self.checks = state, views, checks
-        self.know = rk.Rummy432Knowledge()
+        self.know = Rummy432Knowledge(inference=rf.TrackerInference(**TRACKING))
         self.agent = HeuristicAgent(self.know, 2, seed, "planner")
+        self.memories = SeatMemories(self.know)
 
     def choose(self, game: Any, view: Any, legal: list[int]) -> int:
         self.views[(view.seat, view.round, view.turn, view.phase)] = view
+        memory = self.memories.update(game, view)
         action = self.agent.choose(game, view, legal)
-        m = self.know.round_memory(view)
+        m = memory.of_round(view) if isinstance(memory, rf.TrackerMemory) else None
         if view.phase != "throw" or m is None or m.filt is None:
             return action
         opp = 1 - view.seat
@@ -50,7 +50,7 @@ class Seat:
             assert len(ch.hand) == game.hand_size and len(set(ch.hand)) == len(ch.hand)
             assert set(view.known[opp]) <= set(ch.hand), "the cards it took are in its hand"
             assert seen.isdisjoint(ch.hand), "it holds nothing the player sees"
-        s = self.know.sample_state(game, view, np.random.default_rng(len(self.checks)))
+        s = self.know.sample_state(game, view, np.random.default_rng(len(self.checks)), memory)
         assert sorted(s.hands[opp]) in [sorted(ch.hand) for ch in live]
         assert sorted(s.hands[opp] + s.pile) == sorted(self.state.hands[opp] + self.state.pile)
         self.checks.append("throw")
@@ -69,12 +69,12 @@ def _play(games: int, seed: int, patch_turn: Any = None) -> tuple[list[str], dic
     return checks, views
 
 
-def test_tracked_hands_agree_with_what_the_player_sees(tracking: None) -> None:
+def test_tracked_hands_agree_with_what_the_player_sees() -> None:
     checks, _ = _play(2, 40)
     assert len(checks) > 10
 
 
-def test_the_true_round_stays_possible(tracking: None, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_true_round_stays_possible(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each opponent turn the tracker absorbs: the views it rebuilt (pick and throw) are the
     opponent's own (hand aside), and the opponent's real deal and draws replay with a finite likelihood."""
     views: dict[tuple[int, int, int, str], Any] = {}
@@ -118,15 +118,16 @@ def test_the_true_round_stays_possible(tracking: None, monkeypatch: pytest.Monke
     assert len(seen) > 10
 
 
-def test_off_by_default() -> None:
-    assert rk.FILTER == 0
+def test_the_shipped_knowledge_tracks_nothing() -> None:
     game = cardenvs.game_class("rummy432_v0")(2)
     rng = np.random.default_rng(5)
     state = game.new_state(rng)
-    know = rk.Rummy432Knowledge()
+    know = Rummy432Knowledge()
     agent = HeuristicAgent(know, 2, 1, "planner")
+    memories = SeatMemories(know)
     for _ in range(12):
         view = game.view(state, state.current)
+        memories.update(game, view)
         game.apply(state, agent.choose(game, view, game.legal_actions(state)), rng)
-    m = know.round_memory(game.view(state, 0))
-    assert m is None or m.filt is None
+    assert not isinstance(memories.of(0), rf.TrackerMemory)
+    assert not hasattr(memories.of(0), "filt")

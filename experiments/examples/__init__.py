@@ -1,0 +1,1 @@
+"""Training with other RL libraries (Tianshou, TorchRL) on the cardenvs games."""

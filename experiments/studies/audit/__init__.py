@@ -1,0 +1,1 @@
+"""The training-pipeline audit (README, "training audit"): clone agreement against strength."""
