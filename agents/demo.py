@@ -1,7 +1,7 @@
 """The demo: computer players play a rendered game, and the coach comments on seat 0.
 
-    python -m agents.demo                    # Line, 3 players
-    python -m agents.demo --env rummy432_v0 --players 4 --seed 7 --quiet
+    python -m agents.demo                    # the first registered game, 3 players
+    python -m agents.demo --env <env> --players 4 --seed 7 --quiet
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from .ladder import cast, make_agent
 def main(argv: list[str] | None = None) -> None:
     """Play one demo game and print it move by move."""
     ap = argparse.ArgumentParser(description="Agents play a rendered game; the coach comments.")
-    ap.add_argument("--env", default="line_v0", choices=list(cardenvs.ENVS))
+    ap.add_argument("--env", default=next(iter(cardenvs.ENVS)), choices=list(cardenvs.ENVS))
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--quiet", action="store_true", help="print only the moves, not every table")

@@ -1,6 +1,6 @@
 """Play a game in the terminal against named computer opponents.
 
-    python -m agents.play line_v0 --players 3 --opponents planner --seed 4 --coach
+    python -m agents.play <env> --players 3 --opponents planner --seed 4 --coach
 
 You sit in seat 0. The table is printed from your seat with the legal moves numbered;
 type a number or the move in the game's notation (``play 7s r2``, ``throw 9h``...; see

@@ -1,6 +1,7 @@
 """Trained policies that play without torch: a masked MLP forward pass in numpy.
 
-A MaskablePPO ``MlpPolicy`` is exported with :func:`export_sb3` to an ``.npz`` file of
+A MaskablePPO ``MlpPolicy`` is exported with :func:`export_sb3` (an RLlib PPO module with
+:func:`export_rllib`) to an ``.npz`` file of
 plain arrays (the policy branch of the MLP and the action head).  :class:`NumpyPolicy`
 replays it: ``logits = head(act(W_k ... act(W_1 x + b_1)))``, illegal actions masked
 to ``-inf``.  Shipped policies live in ``agents/policies/<env_name>.npz`` and appear as
@@ -9,7 +10,7 @@ the ladder level ``"trained"``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -212,6 +213,85 @@ def export_sb3(model: Any, meta: dict[str, Any] | None = None,
     weights = [layer.weight.detach().cpu().numpy() for layer in layers]
     biases = [layer.bias.detach().cpu().numpy() for layer in layers]
     return NumpyPolicy(weights, biases, activation, meta, obs_scale)
+
+
+_ACT_NAMES = {"Tanh": "tanh", "ReLU": "relu"}
+
+
+def export_rllib(source: Any, *, module_id: str | None = None, env_config: Mapping[str, Any] | None = None,
+                 obs_scale: np.ndarray | None = None, meta: Mapping[str, Any] | None = None) -> NumpyPolicy:
+    """The policy branch of a trained RLlib PPO module as a :class:`NumpyPolicy`.
+
+    ``source``: an ``Algorithm`` (the structure of its env runners' ``module_id`` module,
+    the weights of its learner), a ``MultiRLModule`` (its ``module_id``) or a torch ``RLModule``
+    (``ActionMaskingTorchRLModule`` / ``DefaultPPOTorchRLModule`` with an MLP encoder and
+    a policy head of one activation, tanh or relu; no layer norm).  ``env_config``: the
+    ``cardenvs.integrations.rllib.CardEnv`` config trained on (``module_id`` defaults to
+    its ``ppo_config``'s shared policy); its observation scale (unless ``obs_scale`` is given)
+    is stored with the policy, so the numpy policy reads raw observations, and
+    ``env_name`` / ``num_players`` go into the metadata.  Save with ``.save(path)``;
+    ``agents.make_agent(env_name, "policy:PATH")`` plays it.
+    """
+    import torch
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModule
+
+    from cardenvs.integrations.rllib import POLICY_ID, CardEnv
+
+    module_id = POLICY_ID if module_id is None else module_id
+
+    if hasattr(source, "get_module"):  # an Algorithm: the module of its local (or first) env runner
+        module = source.get_module(module_id)
+    elif isinstance(source, MultiRLModule):
+        module = source[module_id]
+    else:
+        module = source
+    if module is None:
+        raise ValueError(f"no RLModule {module_id!r} in {source!r}")
+    encoder = module.encoder
+    actor = getattr(encoder, "actor_encoder", None) or getattr(encoder, "encoder", None)
+    if actor is None:
+        raise ValueError(f"cannot find the actor encoder of {type(module).__name__}")
+    linears: list[torch.nn.Linear] = []
+    acts: set[str] = set()
+    for part in (actor, module.pi):
+        for m in part.modules():
+            if isinstance(m, torch.nn.Linear):
+                linears.append(m)
+            elif type(m).__name__ in _ACT_NAMES:
+                acts.add(_ACT_NAMES[type(m).__name__])
+            elif isinstance(m, (torch.nn.LayerNorm, torch.nn.Dropout, torch.nn.Conv2d, torch.nn.LSTM)):
+                raise ValueError(f"export_rllib exports plain MLPs only, found {type(m).__name__}")
+    if len(acts) > 1:
+        raise ValueError(f"the numpy policy has one activation; this module mixes {sorted(acts)} "
+                         "(set head_fcnet_activation like fcnet_activation or head_fcnet_hiddens=[])")
+    # an Algorithm's weights come from its learner (the source of truth), by parameter name
+    state: Mapping[str, Any] = {}
+    if hasattr(source, "learner_group") and source.learner_group is not None:
+        state = source.learner_group.get_weights([module_id]).get(module_id, {})
+    names = {id(m): name for name, m in module.named_modules()}
+
+    def param(m: torch.nn.Linear, attr: str) -> np.ndarray:
+        key = f"{names[id(m)]}.{attr}"
+        if key in state:
+            return np.asarray(state[key], np.float32)
+        value = getattr(m, attr)
+        if value is None:  # a bias-free layer
+            return np.zeros(m.out_features, np.float32)
+        return np.asarray(value.detach().cpu().numpy(), np.float32)
+
+    weights = [param(m, "weight") for m in linears]
+    biases = [param(m, "bias") for m in linears]
+    info: dict[str, Any] = {"source": "rllib", "rllib_module": type(module).__name__}
+    scale = obs_scale
+    if env_config is not None:
+        cfg = dict(env_config)
+        cfg.pop("torch_threads", None)
+        env = CardEnv({**cfg, "opponents": [], "make_opponent": None})
+        info["env_name"], info["num_players"] = env.env_name, env.game.num_players
+        if scale is None:
+            scale = env.obs_scale
+    info.update(meta or {})
+    return NumpyPolicy(weights, biases, acts.pop() if acts else "tanh", info, scale)
 
 
 class TrainedAgent(Agent):

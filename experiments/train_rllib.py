@@ -36,7 +36,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+import agents
 import cardenvs
+from agents.trained import export_rllib
 
 CSV_FIELDS = ["iteration", "wall_s", "iter_s", "env_steps", "env_steps_per_s", "sample_s_ema", "learn_s_ema",
               "env_steps_lifetime",
@@ -166,15 +168,18 @@ def main(argv: list[str] | None = None) -> int:
     env_config: dict[str, Any] = {"env_name": args.env, "num_players": args.players, "options": options,
                                   "opponents": args.opponents, "obs_scale": not args.no_scale,
                                   "torch_threads": 1}
+    if args.opponents:  # ladder levels, made on the env runners by the agents package
+        env_config["make_opponent"] = agents.make_agent
     fields = CSV_FIELDS + [f"eval_{lvl}" for lvl in args.eval_levels] \
         + [f"eval_{lvl}_reward" for lvl in args.eval_levels]
     (out / "config.json").write_text(json.dumps({**vars(args), "hidden": list(args.hidden),
-                                                 "env_config": env_config}, indent=2))
+                                                 "env_config": {k: v for k, v in env_config.items()
+                                                                if k != "make_opponent"}}, indent=2))
     rllib.init_ray(address=args.address, num_cpus=None if args.address else args.num_cpus,
-                   log_to_driver=False)
+                   packages=["agents"], log_to_driver=False)
     rates: list[float] = []
     try:
-        rllib.register()
+        rllib.register(packages=["agents"])
         config = rllib.ppo_config(env_config, hiddens=args.hidden, activation=args.activation,
                                   num_env_runners=args.num_env_runners,
                                   num_envs_per_env_runner=args.envs_per_runner,
@@ -196,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
                     rates.append(float(row["env_steps_per_s"]))
                     if args.eval_every and (it % args.eval_every == 0 or it == args.iterations):
                         snap = Path(tmp) / f"iter{it}.npz"
-                        rllib.policy_to_numpy(algo, env_config=env_config, meta=meta).save(snap)
+                        export_rllib(algo, env_config=env_config, meta=meta).save(snap)
                         scores = evaluate(args.env, args.players, str(snap), args.eval_levels,
                                           args.eval_games, args.seed + 10_000, args.eval_workers, options)
                         for lvl, (share, reward) in scores.items():
@@ -208,8 +213,7 @@ def main(argv: list[str] | None = None) -> int:
                     log.writerow(row)
                     f.flush()
                     bar.set_postfix(steps_s=f"{row['env_steps_per_s']:.0f}", loss=f"{row['total_loss']:.3f}")
-            policy = rllib.policy_to_numpy(algo, env_config=env_config,
-                                           meta={**meta, "iterations": args.iterations})
+            policy = export_rllib(algo, env_config=env_config, meta={**meta, "iterations": args.iterations})
             policy.save(export)
             print(f"exported the policy to {export} (play it: agents.make_agent({args.env!r}, "
                   f"'policy:{export}'))")

@@ -5,8 +5,8 @@ terminations, infos, agent selection); every rule question, the observation and 
 mask go to the game.  A game module defines::
 
     class raw_env(CardGameEnv):
-        game_class = LineGame
-        metadata = {"render_modes": ["human", "ansi"], "name": "line_v0",
+        game_class = MyGame
+        metadata = {"render_modes": ["human", "ansi"], "name": "<game>_v0",
                     "is_parallelizable": False, "render_fps": 1}
 
     env = wrapped_env_fn(raw_env)

@@ -177,7 +177,7 @@ class Game(ABC, Generic[S, V]):
 
     #: short game name used in JSON (``"line"``)
     name: ClassVar[str]
-    #: versioned environment name (``"line_v0"``)
+    #: versioned environment name (``"<name>_v0"``)
     env_name: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
@@ -271,6 +271,13 @@ class Game(ABC, Generic[S, V]):
     def infos(self, state: S) -> list[dict[str, Any]]:
         """Per-seat info dicts after the latest step (results, totals at the end)."""
         return [{} for _ in range(self.num_players)]
+
+    def max_game_length(self) -> int:
+        """An upper bound on the moves of a whole game at this table, derived from the rules
+        (the OpenSpiel adapter's ``max_game_length``); ``NotImplementedError`` when the game
+        gives none."""
+        raise NotImplementedError(f"{type(self).__name__} gives no bound on the length of its games; "
+                                  "give it a max_game_length() method")
 
     # ----------------------------------------------------------- information sets
     @abstractmethod

@@ -63,7 +63,7 @@ class SingleAgentEnv(gymnasium.Env):
     """One learner against fixed agents, as a Gymnasium environment.
 
     Args:
-        game: a :class:`Game` instance, or an environment name such as ``"line_v0"``.
+        game: a :class:`Game` instance, or an environment name (a key of ``cardenvs.GAMES``).
         opponents: one agent per other seat (in seat order after removing the learner),
             or a callable ``(rng) -> list of agents`` drawn anew at each reset (an
             opponent pool for self-play).

@@ -1,15 +1,15 @@
 """Every cardenvs game as an OpenSpiel game, for OpenSpiel's Python algorithms.
 
 >>> from cardenvs.integrations.openspiel import load_game
->>> game = load_game("line_v0", num_players=2, rng_seed=7)
+>>> game = load_game(next(iter(cardenvs.GAMES)), num_players=2, rng_seed=7)
 >>> state = game.new_initial_state()
 >>> state.current_player(), len(state.legal_actions()) > 0
 (0, True)
 
 Importing this module registers one OpenSpiel game per cardenvs game, under the short
-name ``python_cardenvs_<name>`` (:data:`SHORT_NAMES`: ``python_cardenvs_line``,
-``python_cardenvs_lineit``, ``python_cardenvs_rummy432``), so ``pyspiel.load_game``
-finds them too: ``pyspiel.load_game("python_cardenvs_line(num_players=3)")``.  The
+name ``python_cardenvs_<name>`` (``<name>`` is the game's ``Game.name``; :data:`SHORT_NAMES`
+maps every environment name to it), so ``pyspiel.load_game`` finds them too:
+``pyspiel.load_game("python_cardenvs_<name>(num_players=3)")``.  The
 parameters are ``num_players``, every option of the game (``Game.OPTIONS``, same
 names, same defaults) and ``rng_seed``.  A ``None`` option value, which OpenSpiel
 parameters cannot hold, is written as the int :func:`none_value` gives (``0`` for
@@ -71,24 +71,9 @@ so it is ``GENERAL_SUM``.  The type registered for a short name says ``GENERAL_S
 cut off (``Game.is_truncated``; no shipped game has one) counts as terminal, with
 the returns the rules give.
 
-**``max_game_length``** (moves of the players; there are no chance moves), an upper
-bound from the rules code (:func:`max_game_length`):
-
-* Line, ``197 - 7n``: the grid never loses a card (16 moves add one: play, take,
-  place a drawn card, upgrade into a row); draws take the pile's ``55 - 7n`` cards;
-  shifts and discards each take a card out of the hands, which hold ``7n`` cards and
-  gain only drawn ones, so together at most 55; an upgrade that puts the joker back
-  in the hand needs a joker in the grid, put there by one of the first two kinds.
-  Hence ``(55 - 7n) + 16 + 55 + (16 + 55)``.  (Random play: at most 85 for n = 2.)
-* Line-it, ``3n * floor(106 / (n + 2)) + n``: a round shows ``n + 2`` new cards of the
-  106, gives each seat one turn of at most three steps (pick, play or pass, score or
-  pass); the final phase gives each seat at most one play or pass.  (Random play: at
-  most 146 for n = 2, the bound 158.)
-* Rummy 4x3x2's, ``2 * max_turns_per_round * (n * (rounds_to_win - 1) + 1)``: a turn
-  is two moves (pick, throw), a round at most ``max_turns_per_round`` turns (the turn
-  cap), and every round gives a point to at least one seat, so after
-  ``n * (rounds_to_win - 1)`` rounds someone has won.  (10000 for the defaults with
-  n = 2; random play needs about 1500.)
+**``max_game_length``** (moves of the players; there are no chance moves): the rules'
+own upper bound, ``Game.max_game_length()``, derived from the rules code in each game's
+rules module (:func:`max_game_length`).
 
 Speed: every OpenSpiel call crosses from C++ into Python, so a move through the
 adapter costs tens of microseconds more than on the rules core.
@@ -133,7 +118,7 @@ _SEED_BOUND = 2**63
 
 
 def short_name(env_name: str) -> str:
-    """OpenSpiel short name of a cardenvs environment: ``line_v0`` -> ``python_cardenvs_line``."""
+    """OpenSpiel short name of a cardenvs environment: ``python_cardenvs_<Game.name>``."""
     return f"python_cardenvs_{cardenvs.game_class(env_name).name}"
 
 
@@ -164,42 +149,13 @@ def _from_param(option: Option, value: Any) -> Any:
 # ------------------------------------------------------------------------- bounds
 
 
-def _line_length(game: Game[Any, Any]) -> int:
-    return 197 - 7 * game.num_players
-
-
-def _lineit_length(game: Game[Any, Any]) -> int:
-    n = game.num_players
-    return 3 * n * (106 // (n + 2)) + n
-
-
-def _rummy_length(game: Game[Any, Any]) -> int:
-    n = game.num_players
-    o = game.options
-    return 2 * int(o["max_turns_per_round"]) * (n * (int(o["rounds_to_win"]) - 1) + 1)
-
-
-_LENGTH_BOUNDS: dict[str, Callable[[Game[Any, Any]], int]] = {
-    "line": _line_length,
-    "lineit": _lineit_length,
-    "rummy432": _rummy_length,
-}
-
-
 def max_game_length(game: Game[Any, Any]) -> int:
-    """An upper bound on the moves of a game at this table (see the module docstring).
-
-    A game not listed here may give its own as a method ``max_game_length()``.
-    """
-    own = getattr(game, "max_game_length", None)
-    if callable(own):
-        return int(own())
+    """An upper bound on the moves of a game at this table: the rules' own
+    :meth:`~cardenvs.core.game.Game.max_game_length` (``ValueError`` when it gives none)."""
     try:
-        return _LENGTH_BOUNDS[game.name](game)
-    except KeyError:
-        raise ValueError(
-            f"no bound on the length of {game.name!r} is known; give its Game a max_game_length() method"
-        ) from None
+        return int(game.max_game_length())
+    except NotImplementedError as err:
+        raise ValueError(str(err)) from None
 
 
 # --------------------------------------------------------------------- the views
@@ -607,7 +563,7 @@ for _env in cardenvs.GAMES:
 
 def load_game(env_name: str, num_players: int | None = None, *, rng_seed: int = -1,
               **options: Any) -> CardenvsGame:
-    """The OpenSpiel game of a cardenvs environment (``line_v0``...) at one table.
+    """The OpenSpiel game of a cardenvs environment (a name of ``cardenvs.GAMES``) at one table.
 
     ``options`` are the game's options (``None`` allowed where the game allows it);
     ``rng_seed`` seeds the sequence of deals (-1: fresh entropy).  The options are checked

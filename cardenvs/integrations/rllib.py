@@ -1,14 +1,14 @@
 """Every cardenvs game as an RLlib multi-agent environment (Ray RLlib 2.60, new API stack).
 
+>>> import cardenvs
 >>> from cardenvs.integrations import rllib
->>> env = rllib.CardEnv({"env_name": "line_v0", "num_players": 3})
+>>> env = rllib.CardEnv({"env_name": next(iter(cardenvs.GAMES)), "num_players": 3})
 >>> obs, infos = env.reset(seed=1)
 >>> sorted(next(iter(obs.values())))
 ['action_mask', 'observations']
 
 Needs the optional ``ray`` package only for :class:`CardEnv`'s base class, the helpers
-that start Ray and :func:`ppo_config`; :func:`policy_to_numpy` needs ``torch``.  What it
-gives:
+that start Ray and :func:`ppo_config`.  What it gives:
 
 * :class:`CardEnv`: a turn-based ``MultiAgentEnv`` from a config dict (``env_name``,
   ``num_players``, the game's options, ``illegal_action``, ``opponents``).  Each
@@ -23,13 +23,15 @@ gives:
   ``illegal_reward`` to the offender (the cardenvs PettingZoo option), so the check
   passes; ``"raise"`` gives ``IllegalActionError``, which RLlib reports as "does not
   abide to the new gymnasium-style API".  A masked policy never plays one.
-* Frozen opponents: ``opponents=["greedy", "planner"]`` seats ladder agents
-  (``agents.make_agent(env_name, level).act(obs)``) that the environment plays itself,
-  at seats drawn anew each episode; only the other seats are RLlib agents.
+* Frozen opponents, given as an argument: ``opponents`` lists agents (objects with
+  ``act(observation)`` and ``seed(int)``) or names that ``make_opponent(env_name, name)``
+  turns into one, e.g. ``{"opponents": ["greedy"], "make_opponent": agents.make_agent}``
+  for the ladder's; the environment plays them itself, at seats drawn anew each episode,
+  and only the other seats are RLlib agents.  This module never imports the agents.
 * :func:`register` (``register_env`` under ``"cardenvs"``), :func:`runtime_env` /
   :func:`init_ray` (the remote-import fix below), :func:`ppo_config` (multi-agent PPO,
-  one shared action-masking policy), :func:`policy_to_numpy` (the trained policy as the
-  ``.npz`` that ``agents.make_agent(env, "policy:FILE.npz")`` plays without torch).
+  one shared action-masking policy).  ``agents.trained.export_rllib`` turns the trained
+  policy into the ``.npz`` the ``policy:FILE.npz`` level plays without torch.
 
 Remote workers and a folder named ``cardenvs/``: Ray puts the driver's current
 directory first on every worker's ``sys.path``.  Launched from a folder that holds a
@@ -37,19 +39,22 @@ directory ``cardenvs/`` without ``__init__.py`` (a clone of this repository, say
 worker imports that directory as an empty namespace package whenever ``cardenvs`` is
 installed in editable mode (setuptools' editable finder comes after the path search),
 and fails with ``module 'cardenvs' has no attribute 'make'`` or ``No module named
-'cardenvs.integrations'``.  :func:`runtime_env` ships the imported ``cardenvs`` (and
-``agents``) packages as ``py_modules``: a regular package found anywhere on the path
-wins over a namespace directory, and remote nodes get the same code as the driver.
+'cardenvs.integrations'``.  :func:`runtime_env` ships the imported ``cardenvs`` package (and
+any other you name, such as the one your opponents come from) as ``py_modules``: a
+regular package found anywhere on the path wins over a namespace directory, and remote
+nodes get the same code as the driver.
 :func:`init_ray` passes it to ``ray.init``; when you call ``ray.init`` yourself, pass
 ``runtime_env=rllib.runtime_env()``.
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import gymnasium
@@ -74,7 +79,6 @@ __all__ = [
     "CardEnv",
     "init_ray",
     "make_env",
-    "policy_to_numpy",
     "ppo_config",
     "register",
     "runtime_env",
@@ -87,18 +91,20 @@ POLICY_ID = "shared"
 
 #: CardEnv's own config keys (everything else must be a game option)
 _ENV_KEYS = ("env_name", "num_players", "options", "illegal_action", "illegal_reward", "opponents",
-             "obs_scale", "torch_threads")
+             "make_opponent", "obs_scale", "torch_threads")
 
 
 class CardEnv(MultiAgentEnv):
     """A cardenvs game as a turn-based RLlib ``MultiAgentEnv``.
 
-    ``config`` keys (all optional): ``env_name`` (default ``"line_v0"``), ``num_players``
-    (the game's default), ``options`` (a dict of game options; game options may also
-    be given as top-level keys), ``illegal_action`` (``"terminate"``, default, or
-    ``"raise"``), ``illegal_reward`` (-1.0), ``opponents`` (ladder levels the env plays
-    itself, e.g. ``["greedy"]``, or ``"policy:FILE.npz"`` with FILE readable on every
-    worker node; fewer than ``num_players``), ``obs_scale`` (``True``,
+    ``config`` keys: ``env_name`` (required: a registered game), ``num_players`` (the
+    game's default), ``options`` (a dict of game options; game options may also be given
+    as top-level keys), ``illegal_action`` (``"terminate"``, default, or ``"raise"``),
+    ``illegal_reward`` (-1.0), ``opponents`` (the seats the env plays itself, fewer than
+    ``num_players``: agents, or names that ``make_opponent`` makes agents of),
+    ``make_opponent`` (a picklable ``(env_name, name) -> agent``, such as
+    ``agents.make_agent``, whose names include ``"policy:FILE.npz"`` with FILE readable
+    on every worker node), ``obs_scale`` (``True``,
     default: observations times ``cardenvs.core.wrappers.observation_scale(game)``,
     about [-1, 1]; ``False``: raw; or an array of factors).  ``torch_threads`` is read by
     :func:`make_env` only.
@@ -113,7 +119,9 @@ class CardEnv(MultiAgentEnv):
     def __init__(self, config: Mapping[str, Any] | None = None) -> None:
         super().__init__()
         cfg = dict(config or {})
-        self.env_name: str = cfg.get("env_name", "line_v0")
+        if "env_name" not in cfg:
+            raise OptionError(f"CardEnv needs an env_name: one of {', '.join(cardenvs.GAMES)}")
+        self.env_name: str = cfg["env_name"]
         game_cls = cardenvs.game_class(self.env_name)
         unknown = [k for k in cfg if k not in _ENV_KEYS and k not in game_cls.OPTIONS]
         if unknown:
@@ -130,10 +138,15 @@ class CardEnv(MultiAgentEnv):
         self.game = self.pz.game
         self.options = options
         n = self.game.num_players
-        self.opponent_levels: list[str] = list(cfg.get("opponents") or [])
+        self.opponent_levels: list[Any] = list(cfg.get("opponents") or [])
         if len(self.opponent_levels) >= n:
             raise OptionError(f"{len(self.opponent_levels)} opponents leave no learner seat "
                               f"at a {n}-player table")
+        self.make_opponent: Callable[[str, str], Any] | None = cfg.get("make_opponent")
+        named = [o for o in self.opponent_levels if isinstance(o, str)]
+        if named and self.make_opponent is None:
+            raise OptionError(f"opponents named {named} need make_opponent, a (env_name, name) -> agent "
+                              "such as agents.make_agent; or give the agents themselves")
         self.obs_scale = _resolve_scale(cfg.get("obs_scale", True), self.game, self.env_name, options)
         seats: list[str] = list(self.pz.possible_agents)
         self._seats = seats
@@ -233,9 +246,9 @@ class CardEnv(MultiAgentEnv):
         if not k:
             return
         if not self._opponent_agents:
-            from agents import make_agent  # the ladder lives in the agents package
-
-            self._opponent_agents = [make_agent(self.env_name, lvl) for lvl in self.opponent_levels]
+            make = self.make_opponent
+            self._opponent_agents = [make(self.env_name, o) if isinstance(o, str) and make is not None else o
+                                     for o in self.opponent_levels]
         order = self._rng.permutation(len(self._seats))
         opp = [self._seats[i] for i in sorted(order[:k])]
         self._learners = [a for a in self._seats if a not in opp]
@@ -285,19 +298,20 @@ def make_env(config: Mapping[str, Any] | None = None) -> CardEnv:
     return CardEnv(cfg)
 
 
-def register(name: str = DEFAULT_NAME) -> str:
+def register(name: str = DEFAULT_NAME, packages: Sequence[str] = ()) -> str:
     """Register :func:`make_env` with ``ray.tune.registry.register_env`` under ``name``.
 
     Workers then build the env by name (``config.environment(name, env_config={...})``).
     Returns ``name``.  Warns when Ray already runs without :func:`runtime_env` while the
-    current directory holds a ``cardenvs/`` or ``agents/`` folder that would shadow the
-    installed package on the workers.
+    current directory holds a ``cardenvs/`` folder (or one named like ``packages``, the
+    other packages the workers import) that would shadow the installed package on the
+    workers.
     """
     import ray
     from ray.tune.registry import register_env
 
     if ray.is_initialized():
-        shadows = _shadowing_dirs(Path.cwd())
+        shadows = _shadowing_dirs(Path.cwd(), ("cardenvs", *packages))
         if shadows and not _ships_modules():
             warnings.warn(
                 f"the current directory holds {', '.join(shadows)}: Ray workers (which run with this "
@@ -308,9 +322,8 @@ def register(name: str = DEFAULT_NAME) -> str:
     return name
 
 
-def _shadowing_dirs(where: Path) -> list[str]:
-    return [f"{p}/" for p in ("cardenvs", "agents")
-            if (where / p).is_dir() and not (where / p / "__init__.py").exists()]
+def _shadowing_dirs(where: Path, names: Sequence[str]) -> list[str]:
+    return [f"{p}/" for p in names if (where / p).is_dir() and not (where / p / "__init__.py").exists()]
 
 
 def _ships_modules() -> bool:
@@ -324,22 +337,24 @@ def _ships_modules() -> bool:
     return bool(mods)
 
 
-def runtime_env(extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """A Ray ``runtime_env`` whose ``py_modules`` ship the imported ``cardenvs`` and ``agents``.
+def runtime_env(extra: Mapping[str, Any] | None = None,
+                packages: Sequence[str | ModuleType] = ()) -> dict[str, Any]:
+    """A Ray ``runtime_env`` whose ``py_modules`` ship the imported ``cardenvs`` and ``packages``.
 
-    Workers then import these packages (uploaded once, about 8 MB with the shipped
+    ``packages``: the other packages the workers import (names or modules), such as the
+    one ``make_opponent`` comes from (``["agents"]`` for the ladder's opponents).  Workers
+    then import these packages (uploaded once, about 8 MB with the agents' shipped
     policies) before anything in the launch directory, and nodes of a cluster need only
     the dependencies (numpy, gymnasium, pettingzoo, ray, torch), not cardenvs itself.
     ``env_vars`` sets ``OMP_NUM_THREADS=1`` unless given.  ``extra`` is merged in
     (its ``py_modules`` are appended).
     """
     modules: list[str] = [str(Path(cardenvs.__file__).resolve().parent)]
-    try:
-        import agents
-
-        modules.append(str(Path(agents.__file__).resolve().parent))
-    except ImportError:  # pragma: no cover - agents is part of the distribution
-        pass
+    for pkg in packages:
+        mod = importlib.import_module(pkg) if isinstance(pkg, str) else pkg
+        if mod.__file__ is None:
+            raise ValueError(f"{mod.__name__} is not a regular package: it cannot be shipped to Ray workers")
+        modules.append(str(Path(mod.__file__).resolve().parent))
     out: dict[str, Any] = dict(extra or {})
     out["py_modules"] = modules + list(out.get("py_modules") or [])
     out["excludes"] = list(out.get("excludes") or []) + ["__pycache__", "*.pyc"]
@@ -347,8 +362,10 @@ def runtime_env(extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
     return out
 
 
-def init_ray(address: str | None = None, num_cpus: int | None = None, **kwargs: Any) -> Any:
-    """``ray.init`` with :func:`runtime_env` (merged with any ``runtime_env`` given).
+def init_ray(address: str | None = None, num_cpus: int | None = None,
+             packages: Sequence[str | ModuleType] = (), **kwargs: Any) -> Any:
+    """``ray.init`` with :func:`runtime_env` (merged with any ``runtime_env`` given; it
+    ships ``packages`` besides ``cardenvs``).
 
     ``address=None`` starts a local Ray (``num_cpus`` caps it); an address (``"auto"``,
     ``"127.0.0.1:6379"``, ``"ray://host:10001"``) joins a running cluster, where
@@ -356,7 +373,7 @@ def init_ray(address: str | None = None, num_cpus: int | None = None, **kwargs: 
     """
     import ray
 
-    kwargs["runtime_env"] = runtime_env(kwargs.get("runtime_env"))
+    kwargs["runtime_env"] = runtime_env(kwargs.get("runtime_env"), packages)
     kwargs.setdefault("include_dashboard", False)
     if address is None and num_cpus is not None:
         kwargs["num_cpus"] = num_cpus
@@ -374,7 +391,7 @@ def ppo_config(env_config: Mapping[str, Any], *, env: str = DEFAULT_NAME,
     """A ``PPOConfig``: every learner seat maps to one shared action-masking policy (:data:`POLICY_ID`).
 
     The policy is RLlib's ``ActionMaskingTorchRLModule`` (an MLP of ``hiddens`` with
-    ``activation``, separate critic, linear policy head), as :func:`policy_to_numpy`
+    ``activation``, separate critic, linear policy head), as ``agents.trained.export_rllib``
     exports it.  ``env`` is a name given to :func:`register` (or the class).
     """
     from ray.rllib.algorithms.ppo import PPOConfig
@@ -403,81 +420,3 @@ def ppo_config(env_config: Mapping[str, Any], *, env: str = DEFAULT_NAME,
 def _to_shared(agent_id: Any, episode: Any = None, **kwargs: Any) -> str:
     """Policy mapping: every seat plays the shared policy."""
     return POLICY_ID
-
-
-# ------------------------------------------------------------------ export
-_ACT_NAMES = {"Tanh": "tanh", "ReLU": "relu"}
-
-
-def policy_to_numpy(source: Any, *, module_id: str = POLICY_ID, env_config: Mapping[str, Any] | None = None,
-                    obs_scale: np.ndarray | None = None, meta: Mapping[str, Any] | None = None) -> Any:
-    """The policy branch of a trained RLlib PPO module as an ``agents.trained.NumpyPolicy``.
-
-    ``source``: an ``Algorithm`` (the structure of its env runners' ``module_id`` module,
-    the weights of its learner), a ``MultiRLModule`` (its ``module_id``) or a torch ``RLModule``
-    (``ActionMaskingTorchRLModule`` / ``DefaultPPOTorchRLModule`` with an MLP encoder and
-    a policy head of one activation, tanh or relu; no layer norm).  ``env_config``: the
-    ``CardEnv`` config trained on; its observation scale (unless ``obs_scale`` is given)
-    is stored with the policy, so the numpy policy reads raw observations, and
-    ``env_name`` / ``num_players`` go into the metadata.  Save with ``.save(path)``;
-    ``agents.make_agent(env_name, "policy:PATH")`` plays it.
-    """
-    import torch
-    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModule
-
-    from agents.trained import NumpyPolicy
-
-    if hasattr(source, "get_module"):  # an Algorithm: the module of its local (or first) env runner
-        module = source.get_module(module_id)
-    elif isinstance(source, MultiRLModule):
-        module = source[module_id]
-    else:
-        module = source
-    if module is None:
-        raise ValueError(f"no RLModule {module_id!r} in {source!r}")
-    encoder = module.encoder
-    actor = getattr(encoder, "actor_encoder", None) or getattr(encoder, "encoder", None)
-    if actor is None:
-        raise ValueError(f"cannot find the actor encoder of {type(module).__name__}")
-    linears: list[torch.nn.Linear] = []
-    acts: set[str] = set()
-    for part in (actor, module.pi):
-        for m in part.modules():
-            if isinstance(m, torch.nn.Linear):
-                linears.append(m)
-            elif type(m).__name__ in _ACT_NAMES:
-                acts.add(_ACT_NAMES[type(m).__name__])
-            elif isinstance(m, (torch.nn.LayerNorm, torch.nn.Dropout, torch.nn.Conv2d, torch.nn.LSTM)):
-                raise ValueError(f"policy_to_numpy exports plain MLPs only, found {type(m).__name__}")
-    if len(acts) > 1:
-        raise ValueError(f"the numpy policy has one activation; this module mixes {sorted(acts)} "
-                         "(set head_fcnet_activation like fcnet_activation or head_fcnet_hiddens=[])")
-    # an Algorithm's weights come from its learner (the source of truth), by parameter name
-    state: Mapping[str, Any] = {}
-    if hasattr(source, "learner_group") and source.learner_group is not None:
-        state = source.learner_group.get_weights([module_id]).get(module_id, {})
-    names = {id(m): name for name, m in module.named_modules()}
-
-    def param(m: torch.nn.Linear, attr: str) -> np.ndarray:
-        key = f"{names[id(m)]}.{attr}"
-        if key in state:
-            return np.asarray(state[key], np.float32)
-        value = getattr(m, attr)
-        if value is None:  # a bias-free layer
-            return np.zeros(m.out_features, np.float32)
-        return np.asarray(value.detach().cpu().numpy(), np.float32)
-
-    weights = [param(m, "weight") for m in linears]
-    biases = [param(m, "bias") for m in linears]
-    info: dict[str, Any] = {"source": "rllib", "rllib_module": type(module).__name__}
-    scale = obs_scale
-    if env_config is not None:
-        cfg = dict(env_config)
-        cfg.pop("torch_threads", None)
-        env = CardEnv({**cfg, "opponents": []})
-        info["env_name"], info["num_players"] = env.env_name, env.game.num_players
-        if scale is None:
-            scale = env.obs_scale
-    info.update(meta or {})
-    return NumpyPolicy(weights, biases, acts.pop() if acts else "tanh", info, scale)
-

@@ -396,6 +396,15 @@ class LineGame(Game[LineState, LineView]):
         win = 1.0 if len(w) == 1 else 0.0
         return [win if p in w else -1.0 for p in range(self.num_players)]
 
+    def max_game_length(self) -> int:
+        """``197 - 7n`` moves: the grid never loses a card (16 moves add one: play, take,
+        place a drawn card, upgrade into a row); draws take the pile's ``55 - 7n`` cards;
+        shifts and discards each take a card out of the hands, which hold ``7n`` cards and
+        gain only drawn ones, so together at most 55; an upgrade that puts the joker back in
+        the hand needs a joker in the grid, put there by one of the first two kinds.  Hence
+        ``(55 - 7n) + 16 + 55 + (16 + 55)``.  (Random play: at most 85 for n = 2.)"""
+        return 197 - 7 * self.num_players
+
     def infos(self, state: LineState) -> list[dict[str, Any]]:
         """At the end: ``hand_total``, ``hand_size`` and ``winners`` per seat."""
         if state.phase != OVER:

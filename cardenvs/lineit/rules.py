@@ -438,6 +438,14 @@ class LineItGame(Game[State, LineItView]):
         """+1 sole winner, 0 each sharer of the best score, -1 others; zeros before the end."""
         return returns(state)
 
+    def max_game_length(self) -> int:
+        """``3n * floor(106 / (n + 2)) + n`` moves: a round shows ``n + 2`` new cards of the
+        106 and gives each seat one turn of at most three steps (pick, play or pass, score or
+        pass); the final phase gives each seat at most one play or pass.  (Random play: at
+        most 146 for n = 2, the bound 158.)"""
+        n = self.num_players
+        return 3 * n * (106 // (n + 2)) + n
+
     def infos(self, state: State) -> list[dict[str, Any]]:
         """At the end: ``score``, ``scored_cards``, ``token_total`` per seat; ``{}`` before."""
         return infos(state)

@@ -342,6 +342,15 @@ class Rummy432Game(Game[State, Rummy432View]):
             self._deal(state, rng)
         state.result = result
 
+    def max_game_length(self) -> int:
+        """``2 * max_turns_per_round * (n * (rounds_to_win - 1) + 1)`` moves: a turn is two
+        moves (pick, throw), a round at most ``max_turns_per_round`` turns (the turn cap), and
+        every round gives a point to at least one seat, so after ``n * (rounds_to_win - 1)``
+        rounds someone has won.  (10000 for the defaults with n = 2; random play needs about
+        1500.)"""
+        n, o = self.num_players, self.options
+        return 2 * int(o["max_turns_per_round"]) * (n * (int(o["rounds_to_win"]) - 1) + 1)
+
     def returns(self, state: State) -> list[float]:
         """+1 sole game winner, 0 each sharer, -1 the others; zeros before the end."""
         n = self.num_players

@@ -20,7 +20,7 @@ from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa
 
 import agents  # noqa: E402
 import cardenvs  # noqa: E402
-from agents.trained import NumpyPolicy  # noqa: E402
+from agents.trained import NumpyPolicy, export_rllib  # noqa: E402
 from cardenvs.integrations import rllib  # noqa: E402
 
 GAMES = list(cardenvs.GAMES)
@@ -45,7 +45,8 @@ def _random_episode(env: rllib.CardEnv, seed: int) -> MultiAgentEpisode:
 @pytest.mark.parametrize("players, opponents", [(2, []), (3, ["greedy"])])
 def test_env_passes_rllib_precheck(env_name: str, players: int, opponents: list[str]) -> None:
     """RLlib's own env check (an unmasked random action: the game ends with the penalty)."""
-    env = rllib.CardEnv({"env_name": env_name, "num_players": players, "opponents": opponents})
+    env = rllib.CardEnv({"env_name": env_name, "num_players": players, "opponents": opponents,
+                         "make_opponent": agents.make_agent})
     check_multiagent_environments(env)
     obs, _ = env.reset(seed=3)
     ((aid, o),) = obs.items()
@@ -80,7 +81,8 @@ def test_episode_returns_are_the_game_returns(env_name: str) -> None:
 
 
 def test_opponent_seats_are_played_by_the_env() -> None:
-    env = rllib.CardEnv({"env_name": "line_v0", "num_players": 3, "opponents": ["random", "greedy"]})
+    env = rllib.CardEnv({"env_name": "line_v0", "num_players": 3, "opponents": ["random", "greedy"],
+                         "make_opponent": agents.make_agent})
     seen = set()
     for seed in range(6):
         episode = _random_episode(env, seed)
@@ -93,9 +95,22 @@ def test_config_errors() -> None:
     with pytest.raises(cardenvs.OptionError, match="unknown CardEnv config"):
         rllib.CardEnv({"env_name": "line_v0", "jokers": 3})
     with pytest.raises(cardenvs.OptionError, match="no learner seat"):
-        rllib.CardEnv({"env_name": "line_v0", "num_players": 2, "opponents": ["greedy", "greedy"]})
+        rllib.CardEnv({"env_name": "line_v0", "num_players": 2, "opponents": ["greedy", "greedy"],
+                       "make_opponent": agents.make_agent})
     env = rllib.CardEnv({"env_name": "line_v0", "joker_points": 10, "obs_scale": False})
     assert env.options == {"joker_points": 10} and env.obs_scale is None
+    with pytest.raises(cardenvs.OptionError, match="needs an env_name: one of line_v0"):
+        rllib.CardEnv({"num_players": 2})
+    # opponents are an argument: names need a maker (the integration never imports the agents)
+    with pytest.raises(cardenvs.OptionError, match=r"opponents named \['greedy'\] need make_opponent"):
+        rllib.CardEnv({"env_name": "line_v0", "num_players": 2, "opponents": ["greedy"]})
+
+
+def test_opponents_may_be_agents_themselves() -> None:
+    bot = agents.make_agent("lineit_v0", "greedy", seed=3)
+    env = rllib.CardEnv({"env_name": "lineit_v0", "num_players": 2, "opponents": [bot]})
+    episode = _random_episode(env, 2)
+    assert len(env.agents) == 1 and set(episode.agent_episodes) == set(env.agents)
 
 
 def _module_probs(module, obs: list[dict[str, np.ndarray]]) -> np.ndarray:
@@ -140,7 +155,7 @@ def test_numpy_export_matches_the_rllib_module(tmp_path, activation: str, hidden
         for p in module.parameters():
             p.normal_(0.0, 0.5)
     obs, raw = _observations(env, 40, seed=1)
-    policy = rllib.policy_to_numpy(module, env_config=env_config, meta={"note": "test"})
+    policy = export_rllib(module, env_config=env_config, meta={"note": "test"})
     assert policy.activation == activation and len(policy.weights) == len(hiddens) + 1
     path = tmp_path / "p.npz"
     policy.save(path)
@@ -172,7 +187,7 @@ def test_export_refuses_mixed_activations() -> None:
                           model_config={"fcnet_hiddens": [8], "fcnet_activation": "tanh",
                                         "head_fcnet_hiddens": [8], "head_fcnet_activation": "relu"}).build()
     with pytest.raises(ValueError, match="one activation"):
-        rllib.policy_to_numpy(module)
+        export_rllib(module)
 
 
 def test_one_ppo_iteration_with_a_remote_env_runner(tmp_path, monkeypatch) -> None:
@@ -204,7 +219,7 @@ def test_one_ppo_iteration_with_a_remote_env_runner(tmp_path, monkeypatch) -> No
             # the trained weights export to the numpy policy
             module = algo.get_module(rllib.POLICY_ID)
             obs, raw = _observations(rllib.CardEnv(env_config), 10, seed=4)
-            policy = rllib.policy_to_numpy(algo, env_config=env_config)
+            policy = export_rllib(algo, env_config=env_config)
             learner = algo.learner_group.get_weights([rllib.POLICY_ID])[rllib.POLICY_ID]
             np.testing.assert_array_equal(policy.weights[0],
                                           np.asarray(learner["encoder.actor_encoder.net.mlp.0.weight"]))
