@@ -17,6 +17,7 @@ import hashlib
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -29,7 +30,7 @@ TEST_EXTRAS = "dev,train,openspiel,rllib,web,browser"
 LINTED = ["cardenvs", "agents", "cardtable", "experiments", "tests", "notebooks", "dev.py"]
 
 
-def run(cmd: list[str], **kw: object) -> int:
+def run(cmd: Sequence[str | Path], **kw: object) -> int:
     """Run a command in the project root, echoing it."""
     print("+", " ".join(str(c) for c in cmd), flush=True)
     return subprocess.call([str(c) for c in cmd], cwd=ROOT, **kw)  # type: ignore[arg-type]
@@ -44,7 +45,7 @@ def setup(extras: str) -> None:
     have = stamp.read_text().split() if stamp.exists() else []
     if digest in have:
         return
-    pip = [PY, "-m", "pip", "install", "--disable-pip-version-check", "-q"]
+    pip: list[str | Path] = [PY, "-m", "pip", "install", "--disable-pip-version-check", "-q"]
     # torch is pinned to 2.13.0 (a CPU build); nothing here may pull another torch
     if run([*pip, "-e", f".[{extras}]"]) != 0:
         sys.exit(f"installing cardenvs[{extras}] failed")
@@ -95,7 +96,7 @@ def main(argv: list[str]) -> int:
         # the project's own paths only: a user's scratch script in the clone stops nothing
         if run([PY, "-m", "ruff", "check", *LINTED]) != 0:
             return 1
-        if run([PY, "-m", "mypy"]) != 0:  # cardenvs/ and agents/ (pyproject's [tool.mypy])
+        if run([PY, "-m", "mypy"]) != 0:  # the packages, experiments and tests (pyproject's [tool.mypy])
             return 1
         return run([PY, "-m", "pytest", "-n", "2", "-q", *rest])
     if job == "soak":

@@ -78,16 +78,17 @@ def main() -> None:
     args = ap.parse_args()
     from tqdm import tqdm
 
-    rows = []
+    rows: list[tuple[str, str, np.ndarray]] = []
     jobs = [(e, lvl) for e in args.envs for lvl in agents.playable_levels(e)]
     for env_name, level in tqdm(jobs, desc="levels"):
         coach = agents.Coach(env_name) if level == "planner" else None
-        t, ct, vt = time_level(env_name, level, args.players, args.games, coach, args.max_moves)
+        times, coach_times, view_times = time_level(env_name, level, args.players, args.games, coach,
+                                                    args.max_moves)
         if level == "random":
-            rows.append((env_name, "view", np.array(vt)))
-        rows.append((env_name, level, np.array(t)))
-        if ct:
-            rows.append((env_name, "coach", np.array(ct)))
+            rows.append((env_name, "view", np.array(view_times)))
+        rows.append((env_name, level, np.array(times)))
+        if coach_times:
+            rows.append((env_name, "coach", np.array(coach_times)))
     lines = [f"{args.players} players, {args.games} self-play games per level "
              "(process CPU time, ms per decision).", "",
              "| env | level | decisions | mean | median | p95 | max | target |",

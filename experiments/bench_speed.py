@@ -268,7 +268,9 @@ def main() -> None:
          med(raw[(env_name, players)]))
         for env_name, players in jobs
     ]
-    peers = [(label, *(med(x[i] for x in runs) for i in range(3))) for label, runs in peer_runs.items()]
+    peers: list[tuple[str, float, float, float]] = [
+        (label, med(x[0] for x in runs), med(x[1] for x in runs), med(x[2] for x in runs))
+        for label, runs in peer_runs.items()]
 
     def ratio(job: tuple[str, int], label: str) -> float:
         """Median over repeats of (cardenvs steps/s) / (peer steps/s) in the same repeat."""

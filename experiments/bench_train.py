@@ -29,6 +29,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 CONFIGS = [  # label, n_envs, fast, vec
     ("stock, 1 env", 1, False, "dummy"),
@@ -55,7 +56,7 @@ def measure(env_name: str, players: int, n_envs: int, fast: bool, vec: str, step
     def opponents(i: int) -> list[RandomAgent]:
         return [RandomAgent(seed * 100 + i * 10 + k) for k in range(players - 1)]
 
-    common = {"n_steps": n_steps, "batch_size": max(n_steps * n_envs // 4, 2), "n_epochs": 2, "seed": seed,
+    common: dict[str, Any] = {"n_steps": n_steps, "batch_size": max(n_steps * n_envs // 4, 2), "n_epochs": 2, "seed": seed,
               "verbose": 0}
     if fast:
         from agents import sb3_speedups

@@ -268,7 +268,7 @@ def build_model(obs_size: int, num_actions: int, num_features: int, trunk: list[
             """Logits ``[B, L]`` of each decision's legal moves (padding ``ids == -1`` at -1e9)."""
             z = self.head(feats).squeeze(-1)
             if self.trunk is not None:
-                flat = self.trunk(obs * self.scale)
+                flat = self.trunk(obs * self.get_buffer("scale"))
                 z = z + flat.gather(1, ids.clamp(min=0))
             return z.masked_fill(ids < 0, -1e9)
 

@@ -108,6 +108,7 @@ class Gate:
         self.open = asyncio.Event()
 
     async def wait(self) -> None:
+        """Arrive and wait for the others."""
         self.arrived += 1
         if self.arrived >= self.parties:
             self.open.set()

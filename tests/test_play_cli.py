@@ -32,7 +32,7 @@ class Forever(io.StringIO):
         self.line = line
         self.reads = 0
 
-    def readline(self, *args: object) -> str:
+    def readline(self, *args: object) -> str:  # type: ignore[override]  # a text stream's readline
         self.reads += 1
         return self.line
 
@@ -140,8 +140,8 @@ def test_help_hint_board(env_name: str) -> None:
     for line in lines:  # equal moves are shown together, each with its number
         if line.strip().startswith("equally good:"):
             for part in line.split(":", 1)[1].split(", "):
-                number, move = part.strip()[1:].split("] ")
-                assert moves[int(number) - 1] == move
+                shown, move = part.strip()[1:].split("] ")
+                assert moves[int(shown) - 1] == move
     # board prints the table and the numbered moves again
     assert moves[-1] in replies[2]
     assert replies[2].count(moves[0]) >= 1
@@ -177,7 +177,7 @@ class FollowHint(io.StringIO):
         self.asked = False
         self.moves = 0
 
-    def readline(self, *args: object) -> str:
+    def readline(self, *args: object) -> str:  # type: ignore[override]  # a text stream's readline
         if not self.asked:
             self.asked = True
             return "hint\n"

@@ -55,7 +55,7 @@ class TianshouMaskedObs(gymnasium.Wrapper):
         self.tally = tally
         self.observation_space = gymnasium.spaces.Dict({
             "obs": env.observation_space,
-            "mask": gymnasium.spaces.MultiBinary(int(env.action_space.n)),
+            "mask": gymnasium.spaces.MultiBinary(env.game.num_actions),
         })
 
     def _wrap(self, obs: np.ndarray) -> dict[str, np.ndarray]:

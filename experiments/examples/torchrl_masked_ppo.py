@@ -57,7 +57,7 @@ class TorchRLMaskedObs(gymnasium.Wrapper):
         self.observation_space = gymnasium.spaces.Dict({
             "observation": env.observation_space,
             # boolean, not MultiBinary (int8): MaskedCategorical needs a torch.bool mask
-            "action_mask": gymnasium.spaces.Box(0, 1, (int(env.action_space.n),), np.bool_),
+            "action_mask": gymnasium.spaces.Box(0, 1, (env.game.num_actions,), np.bool_),
         })
 
     def _wrap(self, obs: np.ndarray) -> dict[str, np.ndarray]:

@@ -2,22 +2,25 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
 import agents
 import cardenvs
 from agents.tournament import Match, play_match
+from cardenvs.core.game import Game
 
 ENV_NAMES = list(cardenvs.ENVS)
 
 
-def _positions(env_name: str, players: int, seed: int, count: int) -> list[tuple[object, object, int]]:
+def _positions(env_name: str, players: int, seed: int, count: int) -> list[tuple[Game[Any, Any], Any, int]]:
     """(game, state, player) at a few decision points of random play."""
     game = cardenvs.game_class(env_name)(players)
     rng = np.random.default_rng(seed)
     state = game.new_state(rng)
-    out = []
+    out: list[tuple[Game[Any, Any], Any, int]] = []
     step = 0
     while not game.is_terminal(state) and not game.is_truncated(state) and len(out) < count:
         if step % 7 == 3:

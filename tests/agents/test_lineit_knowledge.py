@@ -152,7 +152,7 @@ def test_speed_per_move() -> None:
     rng = np.random.default_rng(0)
     st = game.new_state(rng)
     greedy, planner = agents.make_agent(ENV, "greedy", seed=0), agents.make_agent(ENV, "planner", seed=0)
-    times = {1: [], 2: []}
+    times: dict[int, list[float]] = {1: [], 2: []}
     while not game.is_terminal(st):
         p = game.current_player(st)
         obs = {"observation": game.observe(st, p), "action_mask": game.legal_mask(st)}

@@ -15,6 +15,7 @@ import agents
 from agents.games.rummy432 import Rummy432Knowledge
 from cardenvs.core.cards import card_str, parse_card
 from cardenvs.rummy432.rules import Rummy432Game
+from cardenvs.rummy432.state import State
 
 KNOW = Rummy432Knowledge()
 
@@ -30,7 +31,7 @@ def position(
     last_turns_left: list[int] | None = None,
     scores: list[int] | None = None,
     options: dict | None = None,
-) -> tuple[Rummy432Game, object]:
+) -> tuple[Rummy432Game, State]:
     """A game and state; every card not in a hand or the discard pile is in the face-down pile."""
     n = len(hands)
     opts = {"pack": "mixed", "hand_size": 8, "run_out_limit": 3, "rounds_to_win": 3, **(options or {})}
@@ -57,7 +58,7 @@ def position(
     return game, game.from_json(obj)
 
 
-def ranked(game: Rummy432Game, state: object, level: int = 2) -> list[str]:
+def ranked(game: Rummy432Game, state: State, level: int = 2) -> list[str]:
     """Legal moves of the seat to move, best first, at a heuristic level."""
     view = game.view(state, game.current_player(state))
     legal = game.legal_actions(state)
@@ -66,7 +67,7 @@ def ranked(game: Rummy432Game, state: object, level: int = 2) -> list[str]:
     return [game.action_to_str(legal[i]) for i in order]
 
 
-def reason(game: Rummy432Game, state: object, move: str) -> str:
+def reason(game: Rummy432Game, state: State, move: str) -> str:
     view = game.view(state, game.current_player(state))
     return KNOW.reason(game, view, game.str_to_action(move))
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -22,17 +23,18 @@ import cardenvs
 from agents.games.lineit import LineItKnowledge
 from agents.scorer import FEATURES_VERSION, ScorerPolicy, action_features, heuristic_features
 from agents.trained import TrainedAgent
+from cardenvs.core.game import Game
 from cardenvs.core.loop import play
 
 ROOT = Path(__file__).resolve().parents[2]
 ENVS = list(cardenvs.ENVS)
 
 
-def _positions(env_name: str, games: int = 2, seed: int = 3) -> list[tuple[object, object, list[int]]]:
+def _positions(env_name: str, games: int = 2, seed: int = 3) -> list[tuple[Game[Any, Any], Any, list[int]]]:
     """``(game, view, legal)`` of every decision with two or more moves in a few greedy games."""
     game = cardenvs.game_class(env_name)(2)
     rng = np.random.default_rng(seed)
-    out = []
+    out: list[tuple[Game[Any, Any], Any, list[int]]] = []
     seats = [agents.make_agent(env_name, "greedy", seed=i) for i in range(2)]
     for _ in range(games):
         play(game, game.new_state(rng), seats, rng,
@@ -50,7 +52,7 @@ def test_heuristic_facts_name_the_heuristics_best_moves(env_name: str) -> None:
         assert f.shape == (len(legal), 11) and f.dtype == np.float32
         assert np.allclose(f[:, 0], 1 / len(legal))
         for j, depth in enumerate((1, 2)):
-            s = np.asarray(know.scores(game, view, legal, depth), float)
+            s = np.asarray(know.scores(game, view, legal, depth), np.float64)
             col = 1 + 5 * j
             np.testing.assert_array_equal(f[:, col] == 1, s >= s.max() - 1e-9)
             assert (f[:, col + 1] <= 0).all() and (f[:, col + 1] >= -1).all()

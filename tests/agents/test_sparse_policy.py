@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
+pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
 import gymnasium  # noqa: E402
+import torch  # noqa: E402
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy  # noqa: E402
 
 from agents.sparse_policy import BoolMaskRolloutBuffer, SparseMaskablePolicy, fast_ppo_kwargs  # noqa: E402
@@ -39,14 +42,17 @@ def _batch(rng: np.random.Generator, n: int) -> tuple[torch.Tensor, np.ndarray, 
 def test_log_probs_entropy_values_and_gradients_match_the_dense_policy(mask_kind: str) -> None:
     dense, sparse = _pair()
     obs, masks, actions = _batch(np.random.default_rng(1), 64)
-    given = {"numpy bool": masks, "tensor float": torch.as_tensor(masks, dtype=torch.float32),
-             "tensor bool": torch.as_tensor(masks)}[mask_kind]
+    # sb3-contrib takes numpy masks too, though its annotations say tensors only
+    given: Any = {"numpy bool": masks, "tensor float": torch.as_tensor(masks, dtype=torch.float32),
+                  "tensor bool": torch.as_tensor(masks)}[mask_kind]
     out = []
     for policy in (dense, sparse):
         policy.zero_grad()
         values, log_prob, entropy = policy.evaluate_actions(obs, actions, action_masks=given)
+        assert entropy is not None
         (log_prob.mean() + 0.01 * entropy.mean() + values.pow(2).mean()).backward()
-        out.append((values, log_prob, entropy, {n: p.grad.clone() for n, p in policy.named_parameters()}))
+        out.append((values, log_prob, entropy,
+                    {n: p.grad.clone() for n, p in policy.named_parameters() if p.grad is not None}))
     (v1, lp1, e1, g1), (v2, lp2, e2, g2) = out
     torch.testing.assert_close(v1, v2)
     torch.testing.assert_close(lp1, lp2, atol=1e-5, rtol=1e-5)
@@ -58,8 +64,9 @@ def test_log_probs_entropy_values_and_gradients_match_the_dense_policy(mask_kind
 
 def test_a_row_without_legal_actions_falls_back_to_the_dense_head() -> None:
     dense, sparse = _pair()
-    obs, masks, actions = _batch(np.random.default_rng(2), 4)
-    masks[2] = False
+    obs, np_masks, actions = _batch(np.random.default_rng(2), 4)
+    np_masks[2] = False
+    masks: Any = np_masks  # numpy masks (see above)
     with torch.no_grad():
         _, lp1, e1 = dense.evaluate_actions(obs, actions, action_masks=masks)
         _, lp2, e2 = sparse.evaluate_actions(obs, actions, action_masks=masks)
@@ -69,13 +76,15 @@ def test_a_row_without_legal_actions_falls_back_to_the_dense_head() -> None:
 
 def test_sampling_draws_legal_actions_with_the_dense_probabilities() -> None:
     dense, sparse = _pair()
-    obs, masks, _ = _batch(np.random.default_rng(3), 1)
+    obs, np_masks, _ = _batch(np.random.default_rng(3), 1)
+    masks: Any = np_masks  # numpy masks (see above)
     n = 20000
     torch.manual_seed(0)
     with torch.no_grad():
         acts, values, log_probs = sparse(obs.repeat(n, 1), action_masks=np.repeat(masks, n, axis=0))
-        probs = dense.get_distribution(obs, masks).distribution.probs[0].numpy()
-        rep_masks = np.repeat(masks, n, axis=0)
+        dist: Any = dense.get_distribution(obs, masks).distribution
+        probs = dist.probs[0].numpy()
+        rep_masks: Any = np.repeat(masks, n, axis=0)
         _, lp_ref, _ = dense.evaluate_actions(obs.repeat(n, 1), acts, action_masks=rep_masks)
     assert masks[0, acts.numpy()].all()
     torch.testing.assert_close(log_probs, lp_ref, atol=1e-5, rtol=1e-5)

@@ -137,6 +137,7 @@ def test_exported_policy_plays_what_torch_plays_from_every_seat(env_name: str, s
             with torch.no_grad():
                 dist = model.policy.get_distribution(torch.as_tensor(obs[None]), action_masks=mask[None])
                 want = dist.distribution.probs.numpy()[0]
+            assert agent.policy is not None
             np.testing.assert_allclose(agent.policy.probabilities(raw, mask), want, atol=1e-5)
             move = agent.choose(game, view, legal)
             assert move == int(np.argmax(want)) and move in legal

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import gymnasium
 import numpy as np
 import pytest
@@ -91,7 +93,7 @@ def test_illegal_action_terminate_option() -> None:
 
 @pytest.mark.parametrize(("kw", "match"), [({"illegal_action": "ignore"}, "illegal_action='ignore'"),
                                            ({"illegal_reward": "x"}, "illegal_reward must be a number")])
-def test_illegal_action_options_are_checked(kw: dict[str, object], match: str) -> None:
+def test_illegal_action_options_are_checked(kw: dict[str, Any], match: str) -> None:
     with pytest.raises(OptionError, match=match):
         raw_env(**kw)
 

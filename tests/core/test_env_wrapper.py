@@ -56,12 +56,12 @@ def test_step_after_the_end_warns_and_changes_nothing(name: str) -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_spaces_are_seeded_by_reset_even_when_used_later(name: str) -> None:
-    def samples(env_seed: int, steps: int) -> list[int]:
+    def samples(env_seed: int, steps: int) -> list[float]:
         env = cardenvs.make(name)
         env.reset(seed=env_seed)
         for _ in range(steps):  # play a little before the spaces are first used
             env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
-        out = [int(env.action_space(a).sample()) for a in env.possible_agents]
+        out: list[float] = [int(env.action_space(a).sample()) for a in env.possible_agents]
         box = env.observation_space("player_1")["observation"]
         return out + [float(box.sample()[0])]
 

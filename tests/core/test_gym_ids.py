@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -65,7 +66,7 @@ def test_default_opponents_and_seeded_episodes_repeat() -> None:
     ({"num_players": 9}, "num_players must be 2..4"),
     ({"joker_points": -1}, "joker_points=-1 is not allowed"),
 ])
-def test_bad_arguments_are_clear_errors(kwargs: dict[str, object], match: str) -> None:
+def test_bad_arguments_are_clear_errors(kwargs: dict[str, Any], match: str) -> None:
     with pytest.raises(ValueError, match=match):
         gymnasium.make("cardenvs/Line-v0", **kwargs)
 

@@ -27,7 +27,7 @@ SHORT = {"line_v0": {}, "lineit_v0": {}, "rummy432_v0": {"rounds_to_win": 1, "ma
 def _random_states(game: Any, count: int, seed: int) -> list[Any]:
     """Non-terminal OpenSpiel states met along random games (several depths)."""
     rng = np.random.default_rng(seed)
-    out = []
+    out: list[Any] = []
     while len(out) < count:
         state = game.new_initial_state()
         stop = int(rng.integers(0, 60))

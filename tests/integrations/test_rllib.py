@@ -7,6 +7,7 @@ skipped, with the reason, where Ray is not installed.
 from __future__ import annotations
 
 import math
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -26,15 +27,22 @@ from cardenvs.integrations import rllib  # noqa: E402
 GAMES = list(cardenvs.GAMES)
 
 
+def _spaces(env: rllib.CardEnv) -> tuple[dict[Any, Any], dict[Any, Any]]:
+    """The env's per-seat observation and action spaces (RLlib types them as optional)."""
+    assert env.observation_spaces is not None and env.action_spaces is not None
+    return cast(dict[Any, Any], env.observation_spaces), cast(dict[Any, Any], env.action_spaces)
+
+
 def _random_episode(env: rllib.CardEnv, seed: int) -> MultiAgentEpisode:
     """Play one masked random game, recorded in RLlib's own episode (which validates it)."""
     rng = np.random.default_rng(seed)
-    episode = MultiAgentEpisode(observation_space=env.observation_spaces, action_space=env.action_spaces)
+    obs_spaces, act_spaces = _spaces(env)
+    episode = MultiAgentEpisode(observation_space=obs_spaces, action_space=act_spaces)  # type: ignore[arg-type]
     obs, infos = env.reset(seed=seed)
     episode.add_env_reset(observations=obs, infos=infos)
     while not episode.is_done:
         ((aid, o),) = obs.items()
-        assert env.observation_spaces[aid].contains(o)
+        assert obs_spaces[aid].contains(o)
         action = {aid: int(rng.choice(np.flatnonzero(o["action_mask"])))}
         obs, rew, term, trunc, infos = env.step(action)
         episode.add_env_step(obs, action, rew, infos, terminateds=term, truncateds=trunc)
@@ -124,12 +132,13 @@ def _module_probs(module, obs: list[dict[str, np.ndarray]]) -> np.ndarray:
 def _observations(env: rllib.CardEnv, n: int, seed: int) -> tuple[list[dict[str, np.ndarray]], np.ndarray]:
     """``n`` observations of random play (scaled, as RLlib sees them) and the raw vectors."""
     rng = np.random.default_rng(seed)
-    out, raw = [], []
+    out: list[dict[str, np.ndarray]] = []
+    raw: list[np.ndarray] = []
     obs, _ = env.reset(seed=seed)
     while len(out) < n:
         ((aid, o),) = obs.items()
         out.append(o)
-        raw.append(env.pz.observe(aid)["observation"])
+        raw.append(env.pz.observe(str(aid))["observation"])
         obs, _, term, trunc, _ = env.step({aid: int(rng.choice(np.flatnonzero(o["action_mask"])))})
         if term["__all__"] or trunc["__all__"]:
             obs, _ = env.reset()
@@ -145,11 +154,11 @@ def test_numpy_export_matches_the_rllib_module(tmp_path, activation: str, hidden
     env_config = {"env_name": "rummy432_v0", "num_players": 2}
     env = rllib.CardEnv(env_config)
     spec = RLModuleSpec(module_class=ActionMaskingTorchRLModule,
-                        observation_space=env.observation_spaces["player_0"],
-                        action_space=env.action_spaces["player_0"],
+                        observation_space=_spaces(env)[0]["player_0"],
+                        action_space=_spaces(env)[1]["player_0"],
                         model_config={"fcnet_hiddens": list(hiddens), "fcnet_activation": activation,
                                       "head_fcnet_hiddens": [], "vf_share_layers": False})
-    module = spec.build()
+    module: Any = spec.build()
     torch.manual_seed(0)
     with torch.no_grad():  # make the logits far from uniform
         for p in module.parameters():
@@ -182,8 +191,8 @@ def test_export_refuses_mixed_activations() -> None:
 
     env = rllib.CardEnv({"env_name": "line_v0", "obs_scale": False})
     module = RLModuleSpec(module_class=ActionMaskingTorchRLModule,
-                          observation_space=env.observation_spaces["player_0"],
-                          action_space=env.action_spaces["player_0"],
+                          observation_space=_spaces(env)[0]["player_0"],
+                          action_space=_spaces(env)[1]["player_0"],
                           model_config={"fcnet_hiddens": [8], "fcnet_activation": "tanh",
                                         "head_fcnet_hiddens": [8], "head_fcnet_activation": "relu"}).build()
     with pytest.raises(ValueError, match="one activation"):

@@ -79,7 +79,7 @@ def test_illegal_action_changes_nothing() -> None:
     with pytest.raises(IllegalActionError):
         g.apply(s, "play 7s r1")  # type: ignore[arg-type]
     with pytest.raises(IllegalActionError):
-        g.apply(s, True)  # type: ignore[arg-type]
+        g.apply(s, True)  # a bool is no action id (though Python calls it an int)
     assert g.to_json(s) == before
     g.apply(s, np.int64(g.str_to_action("play 7s r1")))
     assert sorted(g.to_json(s)["rows"][0]) == ["5s", "6s", "7s"]

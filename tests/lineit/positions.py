@@ -17,7 +17,7 @@ def position(
     market: list[Card] = (),  # type: ignore[assignment]
     lines: list[list[Card]] | None = None,
     hands: list[list[Card]] | None = None,
-    jackpots: dict[str, list[int]] | None = None,
+    jackpots: dict[str, list[Card]] | None = None,
     scored: list[list[int]] | None = None,
     tokens: list[list[int]] | None = None,
     discarded: list[Card] = (),  # type: ignore[assignment]
@@ -34,11 +34,14 @@ def position(
     hands = hands or [[] for _ in range(n)]
     scored = scored or [[] for _ in range(n)]
     tokens = tokens or [[] for _ in range(n)]
-    jp = {"red": [], "blue": [], "green": [], "yellow": []}
+    jp: dict[str, list[Card]] = {"red": [], "blue": [], "green": [], "yellow": []}
     jp.update(jackpots or {})
     placed: list[Card] = [*market, *discarded, *(deck or [])]
-    for pile in (*lines, *hands, *scored, *jp.values()):
+    piles: list[list[Card]] = [*lines, *hands, *jp.values()]
+    for pile in piles:
         placed += pile
+    for scored_pile in scored:
+        placed += scored_pile
     rest_cards = list(ALL_CARDS)
     for c in placed:
         rest_cards.remove(c)

@@ -109,7 +109,7 @@ def test_jackpot_claimed_by_a_hand_play() -> None:
 
 
 def test_new_line_counts_afresh_round_end_feeds_jackpots_first_rotates() -> None:
-    deck = [53, 6, 7, 8, 57, 10, 11, 12, 14, 15, 16, 18]
+    deck: list[int | str] = [53, 6, 7, 8, 57, 10, 11, 12, 14, 15, 16, 18]
     g, st = load(position(2, deck=deck, market=[37, 2, 3, 4], lines=[[41, 45, 49], []],
                           hands=[[60, 64], []], jackpots={"red": [21]}))
     play(g, st, "pick 37 new", "pass", "pass")

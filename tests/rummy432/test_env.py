@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import inspect
 import re
+from typing import Any
 
 import numpy as np
 import pytest
@@ -98,7 +99,8 @@ def test_round_result_in_infos_and_final_rewards() -> None:
     env = rummy432_v0.env(num_players=2, rounds_to_win=2, max_turns_per_round=30)
     env.reset(seed=0)
     rng = np.random.default_rng(0)
-    rounds, last_rewards = [], None
+    rounds: list[dict[str, Any]] = []
+    last_rewards: dict[str, float] | None = None
     for _agent in env.agent_iter():
         obs, rew, term, trunc, info = env.last()
         if term or trunc:
@@ -113,7 +115,7 @@ def test_round_result_in_infos_and_final_rewards() -> None:
                 rounds.append(res)
     assert rounds and rounds[-1]["game_over"]
     assert [r["round"] for r in rounds] == list(range(1, len(rounds) + 1))
-    assert sorted(last_rewards.values()) in ([-1.0, 1.0], [0.0, 0.0])
+    assert last_rewards is not None and sorted(last_rewards.values()) in ([-1.0, 1.0], [0.0, 0.0])
     assert not any(env.unwrapped.truncations.values())
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -154,7 +156,7 @@ def test_mixed_four_of_a_kind_is_one_group() -> None:
 
 
 # ------------------------------------------------------------- last turns, judging
-def _judged(obj: dict, *moves: str) -> tuple[Rummy432Game, object, dict]:
+def _judged(obj: dict, *moves: str) -> tuple[Rummy432Game, Any, dict]:
     g, s = load(obj)
     play(g, s, *moves, rng=np.random.default_rng(5))
     assert s.result is not None, "the round should have been judged"

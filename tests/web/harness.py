@@ -67,7 +67,7 @@ def live_server(data: Path, **kw: Any) -> Iterator[LiveServer]:
 HTTP = httpx.Client(timeout=30)
 
 
-def create_room(srv: LiveServer, game: str, num_players: int | None = None, level: str = "random",
+def create_room(srv: Local, game: str, num_players: int | None = None, level: str = "random",
                 **options: Any) -> dict[str, Any]:
     body: dict[str, Any] = {"game": game, "level": level, "options": options}
     if num_players is not None:
@@ -80,7 +80,7 @@ def create_room(srv: LiveServer, game: str, num_players: int | None = None, leve
 class Client:
     """A WebSocket client of one room that records every message it receives."""
 
-    def __init__(self, srv: LiveServer, room: str, token: str | None = None, host_token: str | None = None,
+    def __init__(self, srv: Local, room: str, token: str | None = None, host_token: str | None = None,
                  hello: bool = True) -> None:
         self._cm = connect(f"{srv.ws_url}/ws/{room}", max_size=None)
         self.ws: ClientConnection = self._cm.__enter__()

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -76,6 +78,11 @@ def test_agent_memory_is_rebuilt_from_the_seats_own_views(monkeypatch: pytest.Mo
     assert forgetful != continuous
 
 
+def _table_after(step: int) -> Callable[[dict[str, Any]], bool]:
+    """Whether a message is the table after move ``step``."""
+    return lambda m: m["type"] == "table" and m["step"] == step + 1
+
+
 def test_an_expert_thinking_does_not_block_another_rooms_person(tmp_path: Path) -> None:
     with live_server(tmp_path, workers=1) as srv:
         srv.core.pool.warm_up()
@@ -89,14 +96,14 @@ def test_an_expert_thinking_does_not_block_another_rooms_person(tmp_path: Path) 
         ann = Client(srv, info["room"], host_token=info["host_token"])
         ann.sit(0, "Ann")
         ann.send({"type": "start"})
-        times = []
+        times: list[float] = []
         experts_before = srv.core.rooms[busy["room"]].play.step
         t = ann.until(lambda m: m["type"] == "table" and bool(m["moves"]))
         began = time.perf_counter()
         while (len(times) < 10 or time.perf_counter() - began < 1.5) and t["result"] is None:
             sent = time.perf_counter()
             ann.send({"type": "move", "id": t["moves"][0]["id"], "step": t["step"]})
-            t = ann.until(lambda m, s=t["step"]: m["type"] == "table" and m["step"] == s + 1)
+            t = ann.until(_table_after(int(t["step"])))
             times.append(time.perf_counter() - sent)
             if not t["moves"] and t["result"] is None:
                 t = ann.until(lambda m: m["type"] == "table" and (m["moves"] or m["result"]) is not None)

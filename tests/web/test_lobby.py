@@ -80,8 +80,10 @@ def test_room_options_are_validated_with_clear_errors(srv: LiveServer, body: obj
 
 
 def test_allowed_combinations_are_accepted(srv: LiveServer) -> None:
-    for opts, n in [({"pack": "four", "hand_size": 12}, 3), ({"pack": "three", "hand_size": 6}, 5),
-                    ({"run_out_limit": None, "rounds_to_win": 2}, 2)]:
+    cases: list[tuple[dict[str, Any], int]] = [({"pack": "four", "hand_size": 12}, 3),
+                                               ({"pack": "three", "hand_size": 6}, 5),
+                                               ({"run_out_limit": None, "rounds_to_win": 2}, 2)]
+    for opts, n in cases:
         r = post(srv, {"game": "rummy432_v0", "num_players": n, "options": opts, "level": "greedy"})
         assert r.status_code == 201, r.text
         room = HTTP.get(srv.url + f"/api/rooms/{r.json()['room']}").json()

@@ -144,7 +144,7 @@ class Cloner(torch.nn.Module):
     def forward(self, obs: torch.Tensor, ids: torch.Tensor, feats: torch.Tensor) -> torch.Tensor:
         """Masked logits (illegal ids at -inf)."""
         b = obs.shape[0]
-        x = obs.float() * self.inv_scale
+        x = obs.float() * self.get_buffer("inv_scale")
         legal = ids >= 0
         safe = ids.long().clamp(min=0)
         if self.variant == "dense":
@@ -299,9 +299,9 @@ def main() -> None:
         for key in ("vs_greedy", "vs_planner"):
             lo, hi = wilson(r[key], n)
             cells.append(f"{r[key]:.3f} [{lo:.3f},{hi:.3f}]".rjust(22))
-        agree = "-" if r["agree"] is None else f"{r['agree']:.3f}"
-        secs = "-" if r["train_s"] is None else f"{r['train_s']:.0f}s"
-        print(f"{r['variant']:18s} {agree:>6s} {cells[0]} {cells[1]} {secs:>6s}")
+        agree_text = "-" if r["agree"] is None else f"{r['agree']:.3f}"
+        secs_text = "-" if r["train_s"] is None else f"{r['train_s']:.0f}s"
+        print(f"{r['variant']:18s} {agree_text:>6s} {cells[0]} {cells[1]} {secs_text:>6s}")
     Path(a.out).write_text(json.dumps({"args": vars(a), "rows": rows}, indent=1))
 
 

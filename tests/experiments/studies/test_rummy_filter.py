@@ -21,8 +21,10 @@ from agents.knowledge import SeatMemories
 from cardenvs.core.loop import play
 from experiments.studies import rummy_filter as rf
 
-#: the tracker these tests follow the play with (few chains and moves: quick)
-TRACKING = {"chains": 12, "steps": 2}
+
+def tracking() -> rf.TrackerInference:
+    """The tracker these tests follow the play with (few chains and moves: quick)."""
+    return rf.TrackerInference(chains=12, steps=2)
 
 
 class Seat:
@@ -31,7 +33,7 @@ class Seat:
     def __init__(self, state: Any, seed: int, views: dict[tuple[int, int, int, str], Any],
                  checks: list[str]) -> None:
         self.state, self.views, self.checks = state, views, checks
-        self.know = Rummy432Knowledge(inference=rf.TrackerInference(**TRACKING))
+        self.know = Rummy432Knowledge(inference=tracking())
         self.agent = HeuristicAgent(self.know, 2, seed, "planner")
         self.memories = SeatMemories(self.know)
 
@@ -39,7 +41,7 @@ class Seat:
         self.views[(view.seat, view.round, view.turn, view.phase)] = view
         memory = self.memories.update(game, view)
         action = self.agent.choose(game, view, legal)
-        m = memory.of_round(view) if isinstance(memory, rf.TrackerMemory) else None
+        m = memory if isinstance(memory, rf.TrackerMemory) and memory.of_round(view) else None
         if view.phase != "throw" or m is None or m.filt is None:
             return action
         opp = 1 - view.seat

@@ -18,14 +18,14 @@ import pytest
 from agents.games.rummy432 import OpponentMemory, Rummy432Knowledge
 from cardenvs.core.cards import parse_card
 from cardenvs.rummy432.rules import Rummy432Game
-from cardenvs.rummy432.state import rank_counts
+from cardenvs.rummy432.state import State, rank_counts
 from experiments.studies import rummy_hand as hm
 from tests.agents.test_rummy432_knowledge import position
 
 UNSEEN = [4, 3, 2, 1, 0, 4, 4, 3, 2, 4, 1, 2, 3]
 
 
-def _throw_position() -> tuple[Rummy432Game, object]:
+def _throw_position() -> tuple[Rummy432Game, State]:
     """Seat 0 to throw; the opponent took the Qs (it holds the Qd too, hidden)."""
     return position(
         [["Ac", "Ad", "5c", "5d", "7h", "9s", "Jc", "Kd", "2c"],
@@ -66,6 +66,7 @@ def test_samples_hold_k_cards_and_follow_the_marginals() -> None:
     # 4,000 draws: a frequency is within 0.03 of its chance (over four standard errors)
     np.testing.assert_allclose(hist / n, mg, atol=0.03)
     pool = [r * 4 + s for r in range(13) for s in range(UNSEEN[r])]
+    assert counts is not None
     idx = hm.deal(pool, counts, rng)
     assert len(set(idx)) == k and rank_counts([pool[i] for i in idx]) == counts
 

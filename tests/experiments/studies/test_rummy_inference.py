@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from experiments.studies import rummy_inference as ri
@@ -27,7 +29,7 @@ def test_variant_parsing_refuses_bad_settings() -> None:
 
 
 def test_regrets_on_searched_throws() -> None:
-    specs = {"expert": {"simulations": 3}, "cheat": {"simulations": 3},
+    specs: dict[str, dict[str, Any]] = {"expert": {"simulations": 3}, "cheat": {"simulations": 3},
              "loose": {"W_PASSED": 1.0, "LIK_SAMPLES": 1, "simulations": 3}}
     rows = ri.run(1, 7, specs, oracle_worlds=3, oracle_candidates=2)
     assert rows, "a whole game has searched throws"
