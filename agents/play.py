@@ -166,6 +166,7 @@ def play(
     state = game.new_state(rng)
     person = TerminalPlayer(env_name, read, out, lambda: game.render(state, 0),
                             Coach(env_name) if coach else None, coach)
+    face = cardenvs.entry(env_name).table_face()
     out.write(f"{env_name}: " + ", ".join(f"player_{i} {names[i]}" for i in range(n)) + "\n")
     out.write("type a move number or its text; 'hint', 'board', 'rules', 'help', 'quit'\n\n")
 
@@ -178,9 +179,9 @@ def play(
         if turn.seat == 0:
             out.write(new_cards(turn.view, now))
         out.write(changed_rows(turn.view, now, game.action_to_str(turn.action)))
-        summary = round_summary(game.infos(turn.state)[0].get("round_result"), names)
-        if summary:
-            out.write(summary)
+        judged = face.round_result(game, turn.state)
+        if judged is not None:
+            out.write(face.round_text(judged, names))
 
     try:
         play_loop(game, state, [person, *bots], rng, on_move=said, after_move=results)
@@ -221,44 +222,6 @@ def changed_rows(before: Any, after: Any, move: str) -> str:
             now = " ".join(card_str(c) for c in new) or "empty"
             lines.append(f"  r{r}: {was} -> {now}")
     return "".join(line + "\n" for line in lines)
-
-
-_ENDED_BY = {
-    "finish": "a player finished and everyone had a last turn",
-    "run_outs": "the face-down pile ran out the last time allowed",
-    "turn_cap": "the round reached its turn cap",
-}
-
-
-def round_summary(result: dict[str, Any] | None, names: list[str]) -> str:
-    """Words for a finished round (games whose infos report ``round_result``): every
-    hand with its groups, who won the round and why, and the scores."""
-    if not result:
-        return ""
-    lines = [f"\n=== round {result['round']} over: {_ENDED_BY.get(result['ended_by'], result['ended_by'])}"]
-    for i, hand in enumerate(result["hands"]):
-        shape = "+".join(str(k) for k in hand["shape"]) or "no group"
-        state = "complete" if hand["complete"] else f"incomplete (loose cards worth {hand['loose_value']})"
-        mark = "  <- wins the round" if i in result["winners"] else ""
-        lines.append(f"  player_{i} {names[i]:<6} {' '.join(hand['cards']):<40} groups {shape}, "
-                     f"{state}, value {hand['value']}{mark}")
-    lines.append("  " + round_reason(result))
-    lines.append("  rounds won: " + ", ".join(f"{names[i]} {s}" for i, s in enumerate(result["scores"])))
-    return "\n".join(lines) + "\n\n"
-
-
-def round_reason(result: dict[str, Any]) -> str:
-    """Why the round's winners won: the judging rule that decided it."""
-    hands, winners = result["hands"], result["winners"]
-    shared = " (shared)" if len(winners) > 1 else ""
-    if any(h["complete"] for h in hands):
-        best = [h for h in hands if h["complete"]]
-        if len(best) == 1:
-            return f"why: the only complete hand wins{shared}"
-        if len({tuple(h["shape"]) for h in best}) > 1:
-            return f"why: among complete hands the bigger groups win, compared largest first{shared}"
-        return f"why: complete hands with the same groups: the higher card value wins{shared}"
-    return f"why: nobody is complete, so grouped value minus loose value decides{shared}"
 
 
 def _result(game: Game[Any, Any], state: Any, names: list[str], out: TextIO) -> None:

@@ -16,7 +16,7 @@ from .core.game import (
     NotationError,
     OptionError,
 )
-from .registry import GAMES, EnvModules, GameEntry, entry, register
+from .registry import GAMES, EnvModules, GameEntry, GameKit, entry, load_plugins, register, unregister
 
 __version__ = "0.1.0"
 
@@ -48,6 +48,7 @@ __all__ = [
     "ENVS",
     "GAMES",
     "GameEntry",
+    "GameKit",
     "Game",
     "IllegalActionError",
     "InvalidStateError",
@@ -58,4 +59,7 @@ __all__ = [
     "game_class",
     "make",
     "register",
+    "unregister",
 ]
+
+load_plugins()  # games registered by other distributions or named in CARDENVS_GAMES

@@ -1,40 +1,69 @@
-"""The one registry of games: each game is registered once, here.
+"""The one registry of games: each game is registered once, here, as a kit.
 
-An entry names the game's PettingZoo module (which holds ``raw_env`` and, through it,
-the :class:`~cardenvs.core.game.Game` class) and the module of the ``agents`` package
-that carries the game's strategic knowledge, named computer players, search budget
-and training defaults.  Everything else (``cardenvs.make``, ``cardenvs.ENVS``, the
-ladder, the coach, training, the terminal table) looks games up through this entry,
-so adding a game is one :func:`register` call (see ``docs/CONTRIBUTING_GAMES.md``).
+A :class:`GameKit` names a game's four faces:
 
-The entry names the agents module as text: ``cardenvs`` never imports ``agents``.
+* **rules**: the PettingZoo-style module (``raw_env``, and through it the
+  :class:`~cardenvs.core.game.Game` with ``view`` and ``public_view``);
+* **knowledge**: the module of the ``agents`` package with the game's strategic knowledge,
+  named computer players, search budget and training defaults (its ``SPEC``);
+* **table**: the module of its :class:`~cardenvs.core.table.TableFace` (``TABLE``): move
+  descriptions, prompts, scores, round and game summaries, card texts;
+* **board**: the browser table's drawing of the game, a JavaScript module shipped as a
+  package file (``"cardtable:static/games/line.js"``) that draws what the server sends.
+
+Everything else (``cardenvs.make``, ``cardenvs.ENVS``, the Gymnasium id, the ladder, the
+coach, training, the terminal and browser tables, the integrations) finds games through
+their kit, so adding a game is one :func:`register` call (``docs/CONTRIBUTING_GAMES.md``).
+The faces are named as text and imported when first needed: ``cardenvs`` never imports
+``agents`` or ``cardtable``.
+
+A game outside this repository registers its kit when its module is imported: list the
+module in the ``cardenvs.games`` entry-point group of its distribution, or in the
+environment variable ``CARDENVS_GAMES`` (comma-separated module names), and ``import
+cardenvs`` imports it (and so do the browser table's worker processes).
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
+import importlib.resources
+import os
+import warnings
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from .core.game import Game
+from .core.table import TableFace
+
+#: the environment variable naming modules that register more games when imported
+PLUGINS_ENV = "CARDENVS_GAMES"
+#: the entry-point group of distributions that register more games
+PLUGINS_GROUP = "cardenvs.games"
 
 
 @dataclass(frozen=True)
-class GameEntry:
-    """One registered game."""
+class GameKit:
+    """One registered game: its names and the modules of its four faces."""
 
     #: versioned environment name, e.g. ``"line_v0"``
     env_name: str
     #: display title, e.g. ``"Line"``
     title: str
-    #: the PettingZoo-style module: ``env()``, ``raw_env`` (whose ``game_class`` is the rules)
+    #: rules face: the PettingZoo-style module, ``env()`` and ``raw_env`` (whose ``game_class`` is the rules)
     module: str
-    #: the ``agents`` module of the game (``SPEC``: knowledge, cast, budgets, defaults)
+    #: knowledge face: the ``agents`` module of the game (``SPEC``: knowledge, cast, budgets, defaults)
     agents: str
     #: the Gymnasium id (single-agent env against ladder opponents), e.g. ``"cardenvs/Line-v0"``
     gym_id: str | None = None
+    #: table face: the module holding ``TABLE``, a :class:`~cardenvs.core.table.TableFace`
+    #: (``"module:attribute"`` names another attribute); ``None``: the plain default face
+    table: str | None = None
+    #: board face: ``"package:path"`` of the browser table's JavaScript module for the game
+    board: str | None = None
 
     def env_module(self) -> ModuleType:
         """The imported environment module."""
@@ -46,8 +75,31 @@ class GameEntry:
         cls: type[Game[Any, Any]] = self.env_module().raw_env.game_class
         return cls
 
+    def table_face(self) -> TableFace:
+        """The game's table face (the plain :class:`TableFace` when the kit names none)."""
+        if self.table is None:
+            return TableFace()
+        module, _, attr = self.table.partition(":")
+        face = getattr(importlib.import_module(module), attr or "TABLE")
+        if not isinstance(face, TableFace):
+            raise TypeError(f"{self.table} of {self.env_name} is a {type(face).__name__}, not a TableFace")
+        return face
 
-GAMES: dict[str, GameEntry] = {}
+    def board_file(self) -> Path | None:
+        """The board's JavaScript file (``None`` when the kit names none)."""
+        if self.board is None:
+            return None
+        package, sep, path = self.board.partition(":")
+        if not sep or not path.endswith(".js"):
+            raise ValueError(f"the board of {self.env_name} must be 'package:path/to/board.js', "
+                             f"got {self.board!r}")
+        return Path(str(importlib.resources.files(package).joinpath(path)))
+
+
+#: the name this registry's entries had before they were kits
+GameEntry = GameKit
+
+GAMES: dict[str, GameKit] = {}
 
 
 class EnvModules(Mapping[str, str]):
@@ -66,8 +118,8 @@ class EnvModules(Mapping[str, str]):
         return repr(dict(self))
 
 
-def register(entry: GameEntry) -> GameEntry:
-    """Add a game to the registry (``ValueError`` if its name is taken)."""
+def register(entry: GameKit) -> GameKit:
+    """Add a game's kit to the registry (``ValueError`` if its name is taken)."""
     if entry.env_name in GAMES:
         raise ValueError(f"a game named {entry.env_name!r} is registered already")
     GAMES[entry.env_name] = entry
@@ -76,7 +128,20 @@ def register(entry: GameEntry) -> GameEntry:
     return entry
 
 
-def _register_gym(entry: GameEntry) -> None:
+def unregister(name: str) -> GameKit:
+    """Remove a game from the registry (and its Gymnasium id); ``ValueError`` if unknown."""
+    kit = entry(name)
+    del GAMES[name]
+    if kit.gym_id is not None:
+        import gymnasium
+
+        spec = gymnasium.registry.get(kit.gym_id)
+        if spec is not None and spec.kwargs.get("env_name") == name:
+            del gymnasium.registry[kit.gym_id]
+    return kit
+
+
+def _register_gym(entry: GameKit) -> None:
     """Register the game's Gymnasium id (its entry point lives in the agents package,
     which gives it opponents; it is imported only when the id is made)."""
     import gymnasium
@@ -87,15 +152,35 @@ def _register_gym(entry: GameEntry) -> None:
                            kwargs={"env_name": entry.env_name})
 
 
-def entry(name: Any) -> GameEntry:
+def entry(name: Any) -> GameKit:
     """The entry of an environment name; ``ValueError`` naming the environments if unknown."""
     if not isinstance(name, str) or name not in GAMES:
         raise ValueError(f"unknown environment {name!r}; the environments are {', '.join(GAMES)}")
     return GAMES[name]
 
 
-register(GameEntry("line_v0", "Line", "cardenvs.line_v0", "agents.games.line", "cardenvs/Line-v0"))
-register(GameEntry("lineit_v0", "Line-it", "cardenvs.lineit_v0", "agents.games.lineit",
-                   "cardenvs/LineIt-v0"))
-register(GameEntry("rummy432_v0", "Rummy 4x3x2's", "cardenvs.rummy432_v0", "agents.games.rummy432",
-                   "cardenvs/Rummy432-v0"))
+def load_plugins() -> list[str]:
+    """Import the modules that register more games: the ``cardenvs.games`` entry points of the
+    installed distributions and the modules named in ``CARDENVS_GAMES``.  A module that
+    fails to import is skipped with a warning saying why.  Returns the modules imported."""
+    names = [ep.value for ep in importlib.metadata.entry_points(group=PLUGINS_GROUP)]
+    names += [n.strip() for n in os.environ.get(PLUGINS_ENV, "").split(",") if n.strip()]
+    done = []
+    for name in names:
+        try:
+            importlib.import_module(name.partition(":")[0])
+        except Exception as err:  # a broken plugin must not break `import cardenvs`
+            warnings.warn(f"cardenvs: the game module {name!r} did not load: {err!r}", RuntimeWarning,
+                          stacklevel=2)
+            continue
+        done.append(name)
+    return done
+
+
+register(GameKit("line_v0", "Line", "cardenvs.line_v0", "agents.games.line", "cardenvs/Line-v0",
+                 table="cardenvs.line.table", board="cardtable:static/games/line.js"))
+register(GameKit("lineit_v0", "Line-it", "cardenvs.lineit_v0", "agents.games.lineit", "cardenvs/LineIt-v0",
+                 table="cardenvs.lineit.table", board="cardtable:static/games/lineit.js"))
+register(GameKit("rummy432_v0", "Rummy 4x3x2's", "cardenvs.rummy432_v0", "agents.games.rummy432",
+                 "cardenvs/Rummy432-v0", table="cardenvs.rummy432.table",
+                 board="cardtable:static/games/rummy.js"))

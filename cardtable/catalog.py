@@ -17,10 +17,10 @@ from typing import Any
 
 import cardenvs
 from agents.ladder import cast, playable_levels
-from agents.play import round_reason
 from cardenvs.core.cards import card_str, parse_card
 from cardenvs.core.game import Game, Option, OptionError
 from cardenvs.registry import GAMES
+from cardenvs.rummy432.table import round_reason
 
 #: options a room may not set (the rules' default is used): Rummy's turn cap is a safety net
 HIDDEN_OPTIONS: frozenset[str] = frozenset({"max_turns_per_round"})

@@ -284,6 +284,16 @@ class Game(ABC, Generic[S, V]):
     def view(self, state: S, player: int) -> V:
         """What ``player`` may know of ``state``: their information set."""
 
+    def public_view(self, state: S) -> V:
+        """What a spectator may know of ``state``: what every seat knows, with ``seat`` -1.
+
+        The View type of :meth:`view`, its private fields emptied (a table shows it to
+        everyone who is not seated; a leak test compares it with every seat's View).
+        ``NotImplementedError`` for a game that does not say.
+        """
+        raise NotImplementedError(f"{type(self).__name__} does not say what a spectator may see; "
+                                  "give it a public_view(state) method")
+
     @classmethod
     @abstractmethod
     def encode(cls, view: V) -> np.ndarray:

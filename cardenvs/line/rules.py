@@ -17,6 +17,7 @@ re-exported here.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -416,6 +417,11 @@ class LineGame(Game[LineState, LineView]):
         ]
 
     # --------------------------------------------------------- information sets
+    def public_view(self, state: LineState) -> LineView:
+        """What everyone may know: a seat's View without its hand (the drawn card that must
+        go down, ``pending``, is face up for all), ``seat`` -1."""
+        return dataclasses.replace(self.view(state, 0), seat=-1, hand=())
+
     def view(self, state: LineState, player: int) -> LineView:
         """What seat ``player`` may know."""
         s = state

@@ -41,6 +41,7 @@ Rule choices where the text leaves room (also in the env docstring):
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -454,6 +455,11 @@ class LineItGame(Game[State, LineItView]):
     def view(self, state: State, player: int) -> LineItView:
         """Everything but the deck order (Line-it hides nothing else)."""
         return view(state, player)
+
+    def public_view(self, state: State) -> LineItView:
+        """A seat's View with ``seat`` -1: a spectator sees what the seats see (only the deck
+        order is hidden, from everyone)."""
+        return dataclasses.replace(view(state, 0), seat=-1)
 
     def sample_state(self, view: LineItView, rng: np.random.Generator) -> State:
         """A full state fitting ``view``: the deck's cards in an order drawn with ``rng``."""

@@ -34,6 +34,7 @@ observation in :mod:`.encoding`, JSON and notation in :mod:`.serialization`, tex
 from __future__ import annotations
 
 import copy
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -369,6 +370,11 @@ class Rummy432Game(Game[State, Rummy432View]):
         return [{"round_result": copy.deepcopy(res)} for _ in range(self.num_players)]
 
     # ------------------------------------------------------------------ information
+    def public_view(self, state: State) -> Rummy432View:
+        """What everyone may know: a seat's View without its hand (the cards a seat took
+        from the discard pile, ``known``, stay: everyone saw them taken), ``seat`` -1."""
+        return dataclasses.replace(self.view(state, 0), seat=-1, hand=())
+
     def view(self, state: State, player: int) -> Rummy432View:
         """The information set of ``player``."""
         return Rummy432View(

@@ -1,29 +1,39 @@
-"""One registry: a game registered once is an environment, has a ladder, a coach,
-named opponents and tournaments; unknown names are clear errors."""
+"""One registry: a game's kit registered once is an environment, a Gymnasium id, has a
+ladder, a coach, named opponents, tournaments and a table face; unknown names are clear
+errors.  The toy game's kit (``tests/core/toy_kit.py``) is the game from outside."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
+import gymnasium
 import numpy as np
 import pytest
 
 import agents
 import cardenvs
 from agents.tournament import tournament
-from cardenvs.registry import GAMES, GameEntry, register
+from cardenvs.core.table import TableFace
+from cardenvs.registry import GAMES, GameKit, register
+from experiments.ladder_pairs import play_pair
+
+from .toy_kit import registered
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-def toy_registered() -> Iterator[GameEntry]:
-    entry = register(GameEntry("toy_v0", "Toy", "tests.core.toy", "tests.core.toy_agents"))
-    try:
-        yield entry
-    finally:
-        GAMES.pop("toy_v0")
+def toy_registered() -> Iterator[GameKit]:
+    with registered() as kit:
+        yield kit
+    assert "toy_v0" not in GAMES and "cardenvs/Toy-v0" not in gymnasium.registry
 
 
-def test_one_register_call_brings_the_env_agents_coach_and_tournament(toy_registered: GameEntry) -> None:
+def test_one_register_call_brings_the_env_agents_coach_and_tournament(toy_registered: GameKit) -> None:
     assert "toy_v0" in cardenvs.ENVS and cardenvs.ENVS["toy_v0"] == "tests.core.toy"
     env = cardenvs.make("toy_v0", num_players=3)
     env.reset(seed=1)
@@ -39,9 +49,51 @@ def test_one_register_call_brings_the_env_agents_coach_and_tournament(toy_regist
     assert sum(n for _p, n, _lo, _hi in rep.pairwise.values()) == 2 * 3 * 4
 
 
+def test_the_toy_plays_in_the_ladder_and_through_its_gymnasium_id(toy_registered: GameKit) -> None:
+    pair = play_pair("toy_v0", "random", "greedy", 2, 40, seed=0, workers=1)
+    assert pair.games == 40 and pair.share > 0.5  # greedy reaches the target whenever it can
+    env = gymnasium.make("cardenvs/Toy-v0", opponents="greedy", seed=1)
+    obs, _info = env.reset(seed=2)
+    done, steps = False, 0
+    while not done:
+        mask = env.unwrapped.action_masks()  # type: ignore[attr-defined]
+        obs, _r, term, trunc, _info = env.step(int(np.flatnonzero(mask)[-1]))
+        done, steps = term or trunc, steps + 1
+    assert 1 <= steps <= 10
+
+
+def test_the_toy_kit_has_all_four_faces(toy_registered: GameKit) -> None:
+    game = toy_registered.game_class(2)
+    state = game.new_state(np.random.default_rng(0))
+    assert game.public_view(state).secret == -1 and game.view(state, 1).secret == state.secrets[1]
+    face = toy_registered.table_face()
+    assert isinstance(face, TableFace)
+    words = face.describe(game, 2, game.view(state, 0))
+    assert (words.label, words.others) == ("Add 3 to the total", "adds 3 to the total")
+    assert face.board(game, game.view(state, 0)) == {"target": 10, "left": 10}
+    board = toy_registered.board_file()
+    assert board is not None and board.name == "toy_board.js" and board.exists()
+
+
+def test_a_game_module_named_in_cardenvs_games_registers_on_import() -> None:
+    code = "import cardenvs; print(sorted(cardenvs.GAMES))"
+    env = dict(os.environ, CARDENVS_GAMES="tests.core.toy_plugin, no.such.module")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+                         check=True)
+    assert "toy_v0" in out.stdout and "line_v0" in out.stdout
+    assert "'no.such.module' did not load" in out.stderr  # a broken one is named, and skipped
+
+
+def test_every_kit_names_a_table_face_and_a_board() -> None:
+    for kit in GAMES.values():
+        assert isinstance(kit.table_face(), TableFace) and type(kit.table_face()) is not TableFace
+        board = kit.board_file()
+        assert board is not None and board.exists(), kit.env_name
+
+
 def test_registering_a_taken_name_is_refused() -> None:
     with pytest.raises(ValueError, match="registered already"):
-        register(GameEntry("line_v0", "Line", "cardenvs.line_v0", "agents.games.line"))
+        register(GameKit("line_v0", "Line", "cardenvs.line_v0", "agents.games.line"))
 
 
 @pytest.mark.parametrize("bad", [["line_v0"], None, 3, "Line", ("line_v0",)])

@@ -1,4 +1,5 @@
-"""A tiny game for testing the generic env and wrappers apart from the real rules.
+"""A tiny game for testing the generic env and wrappers apart from the real rules (the
+rules face of the toy's kit, ``tests/core/toy_kit.py``).
 
 Race to 10: players in turn add 1, 2 or 3 to a shared total; whoever reaches 10 or more
 wins (+1), the others lose (-1).  Each player also holds a secret number (0..9), dealt
@@ -79,6 +80,14 @@ class ToyGame(Game[ToyState, ToyView]):
     def view(self, state: ToyState, player: int) -> ToyView:
         return ToyView(self.num_players, player, state.total, self.current_player(state),
                        state.secrets[player])
+
+    def public_view(self, state: ToyState) -> ToyView:
+        """Everything but a secret (``secret`` -1, ``seat`` -1)."""
+        return ToyView(self.num_players, -1, state.total, self.current_player(state), -1)
+
+    def max_game_length(self) -> int:
+        """Every move adds at least 1 to the total, and the target ends the game."""
+        return int(self.options["target"])
 
     @classmethod
     def encode(cls, view: ToyView) -> np.ndarray:

@@ -1,0 +1,106 @@
+"""Line's table face: its moves, prompts, board facts and result in words (see
+:mod:`cardenvs.core.table`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardenvs.core.cards import JOKER, card_str
+from cardenvs.core.game import Game
+from cardenvs.core.table import MoveWords, TableFace, pretty_card, pretty_text
+
+from .render import order_row
+from .rules import LineGame
+from .state import ACTION_INFO, K_DISCARD, K_DRAW, K_PLAY, K_SHIFT, K_TAKE, K_UPGRADE, LineView
+
+
+def _rules(game: Game[Any, Any]) -> LineGame:
+    if not isinstance(game, LineGame):
+        raise TypeError(f"Line's table face needs a LineGame, got {type(game).__name__}")
+    return game
+
+
+def row_kind(row: tuple[int, ...] | list[int]) -> str:
+    """``"empty"``, ``"open"`` (one real card: run or set still open), ``"set"`` or ``"run"``."""
+    reals = [c for c in row if c != JOKER]
+    if len(reals) < 2:
+        return "open" if row else "empty"
+    return "set" if len({c >> 2 for c in reals}) == 1 else "run"
+
+
+class LineTable(TableFace):
+    """Line at a table: a shared grid of four rows, a hand, a draw pile and a discard."""
+
+    blurb = ("Spatial rummy: everybody builds one shared grid of four rows of runs and sets, jokers "
+             "wild. When the grid is full, the player holding the least wins.")
+    tile = (16, 20, JOKER)
+    score_name = "hand total"
+    result_note = "The lowest hand total wins; a tie goes to the player with fewer cards."
+
+    def card_texts(self, game: Game[Any, Any]) -> list[str | None]:
+        """Every card and the joker (id 52)."""
+        return [card_str(c) for c in range(JOKER + 1)]
+
+    def describe(self, game: Game[Any, Any], action: int, view: LineView | None) -> MoveWords:
+        """A play, upgrade, shift, take, draw or discard, with its cards and spots."""
+        kind, card, row, extra = ACTION_INFO[action]
+        if kind == K_PLAY:
+            drawn = " (the drawn card)" if view is not None and view.pending == card else ""
+            what = f"{pretty_card(card)}{drawn} into row {row + 1}"
+            return MoveWords(f"Play {what}", f"plays {what}", [card], [f"row:{row}"])
+        if kind == K_UPGRADE:
+            what = f"{pretty_card(card)} in place of the joker in row {row + 1}; the joker goes to"
+            if extra < 0:
+                return MoveWords(f"Put {what} your hand", f"puts {what} their hand", [card, JOKER],
+                                 [f"row:{row}", "hand"])
+            return MoveWords(f"Put {what} row {extra + 1}", f"puts {what} row {extra + 1}", [card, JOKER],
+                             [f"row:{row}", f"row:{extra}"])
+        if kind == K_SHIFT:
+            what = f"{pretty_card(card)} into row {row + 1}, pushing {pretty_card(extra)} out to the discard"
+            return MoveWords(f"Shift {what}", f"shifts {what}", [card, extra], [f"row:{row}", "discard"])
+        if kind == K_TAKE:
+            top = view.discard[-1] if view is not None and view.discard else None
+            name = pretty_card(top) if top is not None else "the top discard"
+            what = f"{name} from the discard into row {row + 1}"
+            return MoveWords(f"Take {what}", f"takes {what}", [] if top is None else [top],
+                             ["discard", f"row:{row}"])
+        if kind == K_DRAW:
+            return MoveWords("Draw from the pile", "draws from the pile", [], ["deck"])
+        assert kind == K_DISCARD
+        return MoveWords(f"Discard {pretty_card(card)}", f"discards {pretty_card(card)}", [card], ["discard"])
+
+    def prompt(self, game: Game[Any, Any], view: LineView, legal: list[int]) -> str:
+        """The turn's choice: place the drawn card, discard down to seven, or play."""
+        if view.phase == "place_drawn" and view.pending is not None:
+            return f"place the drawn {pretty_card(view.pending)} into a row"
+        if view.phase == "discard":
+            return "you hold 8 cards: discard one"
+        if legal and all(ACTION_INFO[a][0] in (K_TAKE, K_DRAW) for a in legal):
+            return "no play, upgrade or shift: take the top discard into a row, or draw"
+        bonus = " (bonus turn)" if view.bonus_turn else ""
+        return f"play a card into a row, upgrade a joker or shift a run{bonus}"
+
+    def scores(self, game: Game[Any, Any], view: LineView, result: dict[str, Any] | None) -> list[Any] | None:
+        """Each seat's hand total, once the game is over."""
+        if result is None:
+            return None
+        return [info.get("hand_total") for info in result["infos"]]
+
+    def board(self, game: Game[Any, Any], view: LineView) -> dict[str, Any]:
+        """The rows in tidy order with their kind, and the seat's hand sorted with its total."""
+        values = _rules(game).card_values
+        hand = sorted(view.hand, key=lambda c: (c == JOKER, c & 3, c))
+        return {
+            "rows": [{"cards": order_row(list(row)), "kind": row_kind(row), "full": len(row) == 4}
+                     for row in view.rows],
+            "hand": hand,
+            "hand_total": sum(values[c] for c in hand),
+        }
+
+    def words(self, text: str) -> str:
+        """Card notation as suit symbols (``7h`` -> ``7♥``)."""
+        return pretty_text(text)
+
+
+#: Line's table face, named by its kit
+TABLE = LineTable()
