@@ -926,6 +926,14 @@ def create_app(data: str | Path = "./data", bot_delay: float = 0.6, workers: int
     async def games(request: Request) -> Response:
         return JSONResponse(catalog.all_games())
 
+    async def board(request: Request) -> Response:
+        """A game's board: the JavaScript module its kit names."""
+        path = catalog.board_file(request.path_params["env"])
+        if path is None:
+            return _json_error(404, f"no board for {request.path_params['env'][:40]!r}; "
+                               f"the games are {', '.join(catalog.env_names())}")
+        return FileResponse(path, media_type="text/javascript")
+
     async def rooms(request: Request) -> Response:
         if not same_origin(request.headers.get("origin"), request.headers.get("host"), config):
             return _json_error(403, "a request from another site's page is refused: rooms are made from "
@@ -1051,6 +1059,7 @@ def create_app(data: str | Path = "./data", bot_delay: float = 0.6, workers: int
         Route("/", index),
         Route("/room/{room_id}", index),
         Route("/api/games", games),
+        Route("/games/{env}/board.js", board),
         Route("/api/rooms", rooms, methods=["POST"]),
         Route("/api/rooms/{room_id}", room_info),
         Route("/api/rooms/{room_id}/games", room_games),

@@ -1,10 +1,9 @@
-"""What the table offers per game, and the per-game facts the server needs.
+"""What the table offers per game, read from each game's kit (it names no game).
 
-Everything here is read from the library: seat counts and options from each ``Game``
-class (``OPTIONS``, ``validate_options``), levels and names from ``agents.ladder``, card
-texts from the rules' own notation.  The few per-game facts that are the table's own
-(which View fields only a seat knows, what the ``scores`` column shows) are stated once,
-in :data:`PRIVATE_FIELDS` and :func:`scores`.
+Seat counts and options come from each ``Game`` class (``OPTIONS``, ``validate_options``),
+levels and names from the agents (``agents.ladder``, ``agents.knowledge``), a spectator's
+view from the rules (``Game.public_view``), and every word, score, card text and board
+fact from the game's table face (:class:`cardenvs.core.table.TableFace`, :func:`face`).
 """
 
 from __future__ import annotations
@@ -13,23 +12,18 @@ import dataclasses
 import itertools
 from collections.abc import Sequence
 from functools import cache, lru_cache
+from pathlib import Path
 from typing import Any
 
 import cardenvs
-from agents.ladder import cast, playable_levels
-from cardenvs.core.cards import card_str, parse_card
+from agents.knowledge import cast
+from agents.ladder import playable_levels
 from cardenvs.core.game import Game, Option, OptionError
+from cardenvs.core.table import TableFace
 from cardenvs.registry import GAMES
-from cardenvs.rummy432.table import round_reason
 
-#: options a room may not set (the rules' default is used): Rummy's turn cap is a safety net
+#: options a room may not set (the rules' default is used): a turn cap is a safety net
 HIDDEN_OPTIONS: frozenset[str] = frozenset({"max_turns_per_round"})
-#: View fields that only the seat itself may know; a spectator gets them emptied
-PRIVATE_FIELDS: dict[str, tuple[str, ...]] = {
-    "line_v0": ("hand",),
-    "lineit_v0": (),
-    "rummy432_v0": ("hand",),
-}
 #: the level computer seats get unless the room says otherwise
 DEFAULT_LEVEL = "planner"
 #: an option with at most this many allowed values is listed whole in ``combos``
@@ -45,6 +39,26 @@ def env_names() -> list[str]:
 def game_class(env: str) -> type[Game[Any, Any]]:
     """The rules class of a game (``ValueError`` naming the games if unknown)."""
     return cardenvs.registry.entry(env).game_class
+
+
+@cache
+def face(env: str) -> TableFace:
+    """The game's table face: its words, scores, board facts and card texts."""
+    return cardenvs.registry.entry(env).table_face()
+
+
+def board_file(env: str) -> Path | None:
+    """The board's JavaScript file of a registered game (``None``: no such game, or no board)."""
+    if env not in GAMES:
+        return None
+    path = GAMES[env].board_file()
+    return path if path is not None and path.is_file() else None
+
+
+def board_url(env: str) -> str | None:
+    """Where the client loads the game's board (``None``: the game has none; the client
+    then shows its View as text)."""
+    return f"/games/{env}/board.js" if cardenvs.registry.entry(env).board is not None else None
 
 
 @lru_cache(maxsize=256)
@@ -104,32 +118,27 @@ def _combos(env: str) -> dict[str, Any]:
     return {"keys": [keys[j] for j in keep], "valid": [list(r) for r in rows]}
 
 
-def card_texts(env: str) -> list[str | None]:
-    """The text of every card id of a game (``None`` where an id is no card)."""
-    if env == "lineit_v0":
-        from cardenvs.lineit.state import NUM_KINDS, card_text
-
-        return [None] + [card_text(c) for c in range(1, NUM_KINDS + 1)]
-    if env == "line_v0":
-        return [card_str(c) for c in range(53)]
-    return [card_str(c) for c in range(52)]
-
-
 @cache
 def game_info(env: str) -> dict[str, Any]:
     """The lobby's description of one game (``GET /api/games``)."""
     cls = game_class(env)
     entry = cardenvs.registry.entry(env)
+    words = face(env)
     return {
         "name": env,
         "title": entry.title,
+        "blurb": words.blurb,
+        "tile": list(words.tile),
+        "board": board_url(env),
+        "score_name": words.score_name,
+        "result_note": words.result_note,
         "players": {"min": cls.min_players, "max": cls.max_players, "default": cls.default_players},
         "options": [_option_info(n, o) for n, o in cls.OPTIONS.items() if n not in HIDDEN_OPTIONS],
         "combos": _combos(env),
         "levels": table_levels(env),
         "default_level": DEFAULT_LEVEL,
         "cast": list(cast(env)),
-        "cards": card_texts(env),
+        "cards": words.card_texts(make_game(env, cls.default_players, ())),
     }
 
 
@@ -175,13 +184,7 @@ def validate_table(body: Any) -> tuple[str, int, dict[str, Any], str]:
     try:
         game = cls(n, **options)
     except OptionError as err:
-        msg = str(err)
-        if env == "rummy432_v0":
-            from cardenvs.rummy432.state import allowed_combinations
-
-            if "hand_size" in msg and "allowed" not in msg:
-                msg += f" (allowed: {allowed_combinations()})"
-        raise ValueError(msg) from None
+        raise ValueError(str(err)) from None
     level = body.get("level", DEFAULT_LEVEL)
     if level is None:
         level = DEFAULT_LEVEL
@@ -204,35 +207,10 @@ def view_dict(view: Any) -> dict[str, Any]:
     return {f.name: getattr(view, f.name) for f in dataclasses.fields(view)}
 
 
-def public_view(env: str, game: Game[Any, Any], state: Any) -> dict[str, Any]:
-    """The spectator's view: seat 0's View with ``seat`` -1 and the private fields emptied.
-
-    Built only from ``game.view``; the fields of :data:`PRIVATE_FIELDS` are the only ones a
-    View derives from its seat's hidden cards (checked by the leak test).
-    """
-    return public_dict(env, game.view(state, 0))
-
-
-def public_dict(env: str, view: Any) -> dict[str, Any]:
-    """The public part of any seat's View (see :func:`public_view`)."""
-    d = view_dict(view)
-    d["seat"] = -1
-    for f in PRIVATE_FIELDS[env]:
-        d[f] = []
-    return d
-
-
-def scores(env: str, view: Any, result: dict[str, Any] | None) -> list[Any] | None:
-    """The ``scores`` column of a table (PROTOCOL.md): public numbers per seat."""
-    if env == "rummy432_v0":
-        return list(view.scores)
-    if env == "lineit_v0":
-        from cardenvs.lineit.state import score
-
-        return [score(s, t) for s, t in zip(view.scored, view.tokens)]
-    if result is not None:
-        return [info.get("hand_total") for info in result["infos"]]
-    return None
+def public_view(game: Game[Any, Any], state: Any) -> dict[str, Any]:
+    """The spectator's view as JSON-ready data: the rules' ``public_view`` (seat -1, what
+    every seat knows; checked by the leak tests)."""
+    return view_dict(game.public_view(state))
 
 
 def game_result(env: str, game: Game[Any, Any], state: Any, names: list[str]) -> dict[str, Any] | None:
@@ -253,11 +231,10 @@ def game_result(env: str, game: Game[Any, Any], state: Any, names: list[str]) ->
     return {"returns": ret, "winners": winners, "truncated": truncated, "infos": infos, "summary": summary}
 
 
-def round_result(raw: dict[str, Any], step: int) -> dict[str, Any]:
-    """A judged Rummy round as the table shows it: the rules' own result plus card ids,
-    the judging rule in words (``agents.play``'s) and the step it was judged after."""
-    out = dict(raw)
-    out["hands"] = [dict(h, card_ids=[parse_card(c) for c in h["cards"]]) for h in raw["hands"]]
-    out["why"] = round_reason(raw)  # the terminal table's words for the deciding rule
-    out["step"] = step
-    return out
+def round_result(env: str, game: Game[Any, Any], state: Any, step: int) -> dict[str, Any] | None:
+    """The round the latest move ended, as the game's table face shows it, with the step it
+    was judged after (``None`` when no round just ended)."""
+    out = face(env).round_result(game, state)
+    if out is None:
+        return None
+    return dict(out, step=step)

@@ -4,8 +4,9 @@ A :class:`Room` is plain data and rules: it knows nothing of sockets or threads.
 server (:mod:`.app`) calls its methods, saves :meth:`Room.snapshot` after every change and
 sends the messages built by :meth:`Room.table_message` and :meth:`Room.room_message`.
 
-Every message is built from ``game.view(state, seat)`` for a seat and from
-:func:`.catalog.public_view` for a spectator, so nobody is sent what their seat may not know.
+Every message is built from ``game.view(state, seat)`` for a seat and from the rules'
+``game.public_view(state)`` for a spectator, so nobody is sent what their seat may not know;
+the words, scores and board facts come from the game's table face (:func:`.catalog.face`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from . import catalog
-from .moves import label, legal_moves
+from .moves import legal_moves, words
 
 #: how many of the latest moves a ``table`` message lists
 LOG_LENGTH = 40
@@ -279,15 +280,15 @@ class Room:
             a = self.game.check_action(p.state, action)
         except ValueError as err:
             raise RoomError(str(err)) from None
-        view = self.game.view(p.state, seat)  # labels read only public fields of it
+        said = words(self.env, self.game, a, self.game.view(p.state, seat))  # the mover's View before it
         self.game.apply(p.state, a, p.rng)
         p.ids.append(a)
         p.movers.append(seat)
         p.log.append({"step": p.step, "seat": seat, "text": self.game.action_to_str(a),
-                      "label": label(self.env, a, view)})
-        raw = self.game.infos(p.state)[0].get("round_result") if self.env == "rummy432_v0" else None
-        if raw is not None:
-            p.round_result = catalog.round_result(raw, p.step)
+                      "label": said.label, "others": said.others})
+        judged = catalog.round_result(self.env, self.game, p.state, p.step)
+        if judged is not None:
+            p.round_result = judged
         self._tables_step = -1
         if self.over():
             p.result = catalog.game_result(self.env, self.game, p.state, self.names())
@@ -381,22 +382,28 @@ class Room:
         if cached is not None:
             return cached
         game, state = self.game, p.state
-        view_obj = game.view(state, 0 if you is None else you)
-        view_d = catalog.public_dict(self.env, view_obj) if you is None else catalog.view_dict(view_obj)
+        face = catalog.face(self.env)
+        view_obj = game.public_view(state) if you is None else game.view(state, you)
         current = self.current()
         moves: list[dict[str, Any]] = []
+        prompt = ""
         if you is not None and current == you and self.seats[you].person:
-            assert view_obj is not None
-            moves = legal_moves(self.env, game, list(game.legal_actions(state)), view_obj)
+            legal = list(game.legal_actions(state))
+            moves = legal_moves(self.env, game, legal, view_obj)
+            prompt = face.prompt(game, view_obj, legal)
         last: list[str | None] = [None] * self.num_players
         for e in reversed(p.log):
             if last[e["seat"]] is None:
                 last[e["seat"]] = e["text"]
                 if None not in last:
                     break
+        # each logged move in the recipient's words: the mover's own, or a third person's
+        log = [e if e["seat"] == you else dict(e, label=e.get("others", e["label"]))
+               for e in p.log[-LOG_LENGTH:]]
         msg = {
-            "type": "table", "view": view_d, "current": current, "moves": moves, "last": last,
-            "log": p.log[-LOG_LENGTH:], "scores": catalog.scores(self.env, view_obj, p.result),
+            "type": "table", "view": catalog.view_dict(view_obj), "board": face.board(game, view_obj),
+            "current": current, "moves": moves, "prompt": prompt, "last": last, "log": log,
+            "scores": face.scores(game, view_obj, p.result),
             "round_result": p.round_result, "result": p.result, "step": p.step, "game_index": p.index,
         }
         self._tables[you] = msg
@@ -477,4 +484,20 @@ class Room:
                              movers=[m["seat"] for m in moves],
                              log=[{k: m[k] for k in ("step", "seat", "text", "label")} for m in moves],
                              round_result=pd["round_result"], result=pd["result"], finished=pd["finished"])
+            room._reword_log()
         return room
+
+    def _reword_log(self) -> None:
+        """Give a restored log its third-person words (the store keeps the mover's): replay
+        the game from its seed, describing each move from its mover's View before it."""
+        p = self.play
+        assert p is not None
+        rng = np.random.default_rng(p.seed)
+        state = self.game.new_state(rng)
+        try:
+            for entry, action in zip(p.log, p.ids):
+                before = self.game.view(state, entry["seat"])
+                entry["others"] = words(self.env, self.game, action, before).others
+                self.game.apply(state, action, rng)
+        except ValueError:  # a game saved by other rules: the rest keep the mover's words
+            pass

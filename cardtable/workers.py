@@ -132,12 +132,14 @@ def run_job(job: Job) -> Any:
         return int(job.legal[int(rng.integers(len(job.legal)))])
     engine = _engine_for(job)
     if job.kind == "coach":
-        from .moves import label
+        from .catalog import face
+        from .moves import words
 
         advice = engine.advise_view(game, job.view, list(job.legal), top=COACH_TOP)
         return [
-            {"id": int(a.action), "text": a.move, "label": label(job.env, int(a.action), job.view),
-             "reason": _without_move(a.reason, a.move),
+            {"id": int(a.action), "text": a.move,
+             "label": words(job.env, game, int(a.action), job.view).label,
+             "reason": face(job.env).words(_without_move(a.reason, a.move)),
              "value": None if np.isnan(a.value) else round(float(a.value), 4)}
             for a in advice
         ]

@@ -133,7 +133,8 @@ class Rummy432Game(Game[State, Rummy432View]):
             allowed = ", ".join(str(h) for h in HAND_SIZES[pack] if h != 12)
             raise OptionError(
                 f"rummy432: hand_size 12 needs at most {MAX_PLAYERS_FOR_12} players, got "
-                f"num_players={n}; with {n} players pack {pack!r} allows hand_size {allowed}"
+                f"num_players={n}; with {n} players pack {pack!r} allows hand_size {allowed} "
+                f"(allowed combinations: {allowed_combinations()})"
             )
 
     # ------------------------------------------------------------------ dealing

@@ -1,18 +1,23 @@
 // The card table's client: lobby, room (seats, host controls), the table with tap-to-move,
 // the coach panel, results and records. The server is the authority; this only shows
-// what it sends and sends the moves it lists (cardtable/PROTOCOL.md).
-import { el, prettyMoveText, stdCard, liCard, stdText, liText } from "./cards.js";
+// what it sends and sends the moves it lists (cardtable/PROTOCOL.md). It knows no game:
+// each game's board is a module the server names (`board` in /api/games), and every word,
+// score and judgement comes from the server.
+import { el, stdText, liText } from "./cards.js";
 import { LEVEL_WORDS, botIcon, levelWord, deadlineNode, countdownText } from "./ui.js";
-import * as rummy from "./games/rummy.js";
-import * as line from "./games/line.js";
-import * as lineit from "./games/lineit.js";
 
-const RENDERERS = { rummy432_v0: rummy, line_v0: line, lineit_v0: lineit };
-const BLURBS = {
-  rummy432_v0: "A rummy where only groups of one rank count. Pick up a card, throw a card; finish when every card you keep is in a group. Bigger groups beat smaller ones; the first to win the rounds wins the game.",
-  line_v0: "Spatial rummy: everybody builds one shared grid of four rows of runs and sets, jokers wild. When the grid is full, the player holding the least wins.",
-  lineit_v0: "Draft cards from the market into a line that climbs or falls, bank it for points, and chase colour jackpots and Bets.",
-};
+/** Each game's board module, loaded from the URL the server gives (null: none, or it failed). */
+const BOARDS = {};
+
+async function loadBoards(games) {
+  await Promise.all(games.map(async (g) => {
+    try { BOARDS[g.name] = g.board ? await import(g.board) : null; } catch { BOARDS[g.name] = null; }
+  }));
+}
+
+function boardOf(name) {
+  return BOARDS[name] || null;
+}
 
 const S = {
   games: [],
@@ -103,6 +108,7 @@ async function init() {
   try {
     const data = await api("/api/games");
     S.games = data.games || [];
+    await loadBoards(S.games);
   } catch (err) {
     showError("Could not load the games: " + err.message);
   }
@@ -131,7 +137,7 @@ function renderLobby() {
   const app = document.getElementById("app");
   app.replaceChildren();
   const saved = store.get("cardtable:lastgame");
-  let chosen = S.games.find((g) => g.name === saved) || S.games.find((g) => g.name === "rummy432_v0") || S.games[0];
+  let chosen = S.games.find((g) => g.name === saved) || S.games[0];
   const tiles = el("div", { class: "game-tiles", id: "game-tiles" });
   const form = el("div", { class: "lobby-form", id: "lobby-form" });
   const pickGame = (g) => {
@@ -145,7 +151,7 @@ function renderLobby() {
       el("div", { class: "tile-art " + g.name }, tileArt(g)),
       el("div", { class: "tile-title", text: g.title }),
       el("div", { class: "tile-players", text: `${g.players.min}-${g.players.max} players` }),
-      el("div", { class: "tile-blurb", text: BLURBS[g.name] || "" })));
+      el("div", { class: "tile-blurb", text: g.blurb || "" })));
   }
   app.append(el("section", { class: "lobby" },
     el("h1", { text: "Play cards with friends" }),
@@ -156,10 +162,9 @@ function renderLobby() {
 }
 
 function tileArt(g) {
-  if (g.name === "rummy432_v0") return [stdCard(40, { small: true }), stdCard(42, { small: true }), stdCard(43, { small: true })];
-  if (g.name === "line_v0") return [stdCard(16, { small: true }), stdCard(20, { small: true }), stdCard(52, { small: true })];
-  if (g.name === "lineit_v0") return [liCard(13, { small: true }), liCard(30, { small: true }), liCard(102, { small: true })];
-  return [];
+  const board = boardOf(g.name);
+  if (!board || !board.card) return [];
+  return (g.tile || []).map((c) => board.card(c, { small: true }));
 }
 
 function buildForm(form, g) {
@@ -280,7 +285,7 @@ function buildForm(form, g) {
     }
   };
   form.append(el("h2", { text: g.title }),
-    g.name === "rummy432_v0" ? el("p", { class: "muted", text: "Press Play with friends to make a room, then send the link. Computer players fill any empty seat. Each player has their own coach, which only sees their own cards." }) : null,
+    el("p", { class: "muted", text: "Press Play with friends to make a room, then send the link. Computer players fill any empty seat. Each player has their own coach, which only sees their own cards." }),
     rows, el("div", { class: "create-row" }, create,
       el("span", { class: "muted", text: "makes a room and its link; start alone or wait for friends" })));
 }
@@ -670,7 +675,7 @@ function renderBoard() {
   const wrap = document.getElementById("board-wrap");
   const t = S.table;
   if (!t || !t.view) return;
-  const r = RENDERERS[S.room.game];
+  const r = boardOf(S.room.game);
   if (!r) {
     wrap.replaceChildren(el("pre", { text: JSON.stringify(t.view, null, 1) }));
     return;
@@ -764,13 +769,9 @@ function afterSelect() {
   renderActions();
 }
 
-/** Card notation in a sentence as suit symbols (7h -> 7♥); Line-it's numbers stay. */
-function prettyText(text) {
-  return S.room && S.room.game === "lineit_v0" ? text : prettyMoveText(text);
-}
-
+/** A move in words, as the server says it (cards in people's notation). */
 function moveLabel(m) {
-  return prettyText(m.label || m.text || String(m.id));
+  return m.label || m.text || String(m.id);
 }
 
 function playMove(m) {
@@ -803,7 +804,6 @@ function renderActions() {
     else status.textContent = "Loading the table\u2026";
     return;
   }
-  const r = RENDERERS[room.game];
   if (t.result || t.current < 0 || room.status === "finished") {
     status.textContent = "Game over";
     status.classList.add("over");
@@ -822,7 +822,7 @@ function renderActions() {
     return;
   }
   status.classList.add("your-turn");
-  status.replaceChildren(el("b", { text: "Your turn: " }), r ? r.prompt(ctx()) : "make a move", clockNode ? " " : "", clockNode || "");
+  status.replaceChildren(el("b", { text: "Your turn: " }), t.prompt || "make a move", clockNode ? " " : "", clockNode || "");
   const direct = moves.filter((m) => !moveCards(m).length);
   const any = S.sel.cards.length + S.sel.spots.length > 0;
   const picked = any ? matching().filter((m) => moveCards(m).length) : [];
@@ -872,19 +872,17 @@ function renderCoach() {
           el("b", { class: "advice-move", text: moveLabel(a) }),
           val ? el("span", { class: "value", title: "the coach's value of this move", text: val }) : null,
           m ? el("button", { class: "btn small play-advice", type: "button", "data-move-id": a.id, text: "Play", disabled: S.pending, onclick: () => playMove(m) }) : null),
-        a.reason ? el("div", { class: "reason", text: prettyText(a.reason) }) : null));
+        a.reason ? el("div", { class: "reason", text: a.reason }) : null));
     });
   }
   panel.replaceChildren(el("div", { class: "coach-head" }, el("h3", { text: "Your coach" }), toggle), body);
 }
 
 // ---------------------------------------------------------------------------- log
-/** A logged move in words: the labels speak to the mover ("your line"), so another
- * seat's move says "their". */
+/** A logged move in words: the server words it for this page (the mover's words for its
+ * own moves, a third person's for the others'). */
 function logLabel(e) {
-  const text = moveLabel(e);
-  if (S.room && e.seat === S.room.you) return text;
-  return text.replace(/\byour\b/g, "their").replace(/\bYour\b/g, "Their");
+  return moveLabel(e);
 }
 
 function renderLog() {
@@ -918,13 +916,13 @@ function renderBanner() {
     const scores = t.scores || [];
     const text = t.result.summary || (winners.length === 1 ? `${name(winners[0])} wins` : `${winners.map(name).join(" and ")} share the win`);
     const infos = t.result.infos || [];
-    const scoreHead = S.room.game === "line_v0" ? "hand total" : S.room.game === "rummy432_v0" ? "rounds won" : "score";
+    const scoreHead = (S.game && S.game.score_name) || "score";
     const rows = S.room.seats.map((s) => el("tr", { class: winners.includes(s.seat) ? "winner" : "" },
       el("td", {}, s.name, winners.includes(s.seat) ? el("span", { class: "star", text: " \u2605" }) : null),
       el("td", { text: scores[s.seat] !== undefined && scores[s.seat] !== null ? String(scores[s.seat]) : (infos[s.seat] && infos[s.seat].hand_total !== undefined ? String(infos[s.seat].hand_total) : "") }),
       el("td", { text: t.result.returns ? (t.result.returns[s.seat] > 0 ? "+" : "") + t.result.returns[s.seat] : "" })));
     const extra = [];
-    if (S.room.game === "line_v0") extra.push(el("p", { class: "muted", text: "The lowest hand total wins; a tie goes to the player with fewer cards." }));
+    if (S.game && S.game.result_note) extra.push(el("p", { class: "muted", text: S.game.result_note }));
     if (t.result.truncated) extra.push(el("p", { class: "muted", text: "The game reached its turn cap." }));
     banner.append(el("div", { class: "result" + (youWon ? " you-won" : ""), id: "result" },
       el("h2", {}, youWon ? el("span", { class: "star", text: "\u2605 " }) : null, "Game over: " + text),
@@ -937,7 +935,7 @@ function renderBanner() {
     fillDownload();
   }
   const rr = t.round_result;
-  const r = RENDERERS[S.room.game];
+  const r = boardOf(S.room.game);
   if (rr && r && r.roundResult) {
     // a round just judged is shown open; once play has moved on it folds away
     const fresh = t.result || rr.step === undefined || (t.step - rr.step) <= S.room.num_players;

@@ -1,40 +1,15 @@
-// Line-it table: the market, the four jackpots, each player's line (direction, Bet,
-// colours), hand, scoring pile, tokens and score.
-import { LI_COLOURS, LI_SYMBOLS, backCard, el, emptySlot, liCard, liColour, liSymbol } from "../cards.js";
-import { chip, playerPlate, seatOrder } from "../ui.js";
+// Line-it's board: the market, the four jackpots, each player's line (direction, Bet,
+// colours), hand, scoring pile, tokens and score. It draws what the server sends: the View,
+// its board facts (each line's direction, Bet and colour counts, as the rules count them)
+// and the scores.
+import { LI_COLOURS, LI_SYMBOLS, backCard, el, emptySlot, liCard, liSymbol } from "/static/cards.js";
+import { chip, playerPlate, seatOrder } from "/static/ui.js";
 
-export const title = "Line-it";
-
-export function lineStats(line) {
-  const nums = line.filter((c) => c <= 100);
-  const dir = nums.length < 2 ? 0 : (nums[1] > nums[0] ? 1 : -1);
-  const betIdx = line.findIndex((c) => c > 100);
-  const bet = betIdx >= 0 ? line[betIdx] - 98 : 0;
-  const after = betIdx >= 0 ? line.slice(betIdx + 1).filter((c) => c <= 100).length : 0;
-  const col = [0, 0, 0, 0];
-  for (const c of nums) col[liColour(c)] += 1;
-  return { dir, bet, after, col, nums: nums.length, last: nums.length ? nums[nums.length - 1] : null };
-}
-
-export function score(v, s) {
-  return v.scored[s].length + v.tokens[s].reduce((a, b) => a + b, 0);
-}
-
-const PHASE_WORDS = {
-  pick: "pick a market card: to your line, your hand, or a new line",
-  play: "play a hand card onto your line, or pass",
-  score: "score your line, or pass",
-  final: "final phase: play one hand card that fits, or pass",
-};
-
-export function prompt(ctx) {
-  const v = ctx.view;
-  if (v.phase === "over") return "Game over";
-  return PHASE_WORDS[v.phase] || v.phase;
-}
+/** A card of this game (a number card or a Bet), for the lobby's tile. */
+export const card = liCard;
 
 function dirText(st) {
-  if (st.dir === 0) return st.nums ? "no direction yet" : "empty";
+  if (st.dir === 0) return st.numbers ? "no direction yet" : "empty";
   return st.dir > 0 ? "\u2197 ascending" : "\u2198 descending";
 }
 
@@ -42,8 +17,9 @@ function playerArea(ctx, s) {
   const v = ctx.view;
   const mine = s === v.seat;
   const line = v.lines[s];
-  const st = lineStats(line);
-  const chips = [chip(`score ${ctx.table.scores ? ctx.table.scores[s] : score(v, s)}`, "gold", "banked cards + Bet tokens")];
+  const st = ((ctx.table.board || {}).lines || [])[s] || { dir: 0, numbers: 0, last: null, bet: 0, after: 0, colours: [0, 0, 0, 0] };
+  const scores = ctx.table.scores || [];
+  const chips = [chip(`score ${scores[s] ?? ""}`, "gold", "banked cards + Bet tokens")];
   if (s === v.first) chips.push(chip("first", "", "first player this round"));
   const area = el("div", { class: "li-player" + (mine ? " mine" : "") + (ctx.table.current === s ? " to-move" : ""), "data-seat": s });
   area.append(playerPlate(ctx, s, { chips }));
@@ -51,7 +27,7 @@ function playerArea(ctx, s) {
     el("span", { class: "dirword " + (st.dir > 0 ? "up" : st.dir < 0 ? "down" : ""), text: dirText(st) }),
     st.last !== null && st.dir !== 0 ? el("span", { class: "muted", text: st.dir > 0 ? ` next above ${st.last}` : ` next below ${st.last}` }) : null,
     st.bet ? chip(`Bet ${st.bet}: ${st.after}/${st.bet} after`, st.after >= st.bet ? "ok" : "warn", "numbers placed after the Bet") : null,
-    ...st.col.map((k, i) => (k ? el("span", { class: `colcount ${LI_COLOURS[i]}`, title: `${k} ${LI_COLOURS[i]} in this line (3rd claims the jackpot)` },
+    ...st.colours.map((k, i) => (k ? el("span", { class: `colcount ${LI_COLOURS[i]}`, title: `${k} ${LI_COLOURS[i]} in this line (3rd claims the jackpot)` },
       liSymbol(LI_SYMBOLS[i]), String(k)) : null)));
   const lineCards = line.map((c) => liCard(c, { small: !mine }));
   const lineBox = el("div", { class: "li-line fan", ...(mine ? { "data-spot": "line" } : {}), title: mine ? "your line" : "line" },

@@ -1,49 +1,18 @@
-// Rummy 4x3x2's table: opponents across the top (card counts, cards taken from the
-// discard pile), the draw pile and the face-up discard, your hand grouped by rank.
-import { backCard, el, emptySlot, prettyStd, stdCard } from "../cards.js";
-import { chip, pips, playerPlate, seatOrder } from "../ui.js";
+// Rummy 4x3x2's board: opponents across the top (card counts, cards taken from the
+// discard pile), the draw pile and the face-up discard, your hand grouped by rank. It draws
+// what the server sends: the View, your hand's groups as the rules judge them, and a
+// judged round's hands, groups and reason.
+import { backCard, el, emptySlot, stdCard } from "/static/cards.js";
+import { chip, pips, playerPlate, seatOrder } from "/static/ui.js";
 
-const GROUP_SIZES = { four: [4], three: [3], mixed: [2, 3, 4] };
+/** A card of this game, for the lobby's tile. */
+export const card = stdCard;
 
-export const title = "Rummy 4x3x2's";
-
-function groupOf(pack, count) {
-  const sizes = GROUP_SIZES[pack] || [2, 3, 4];
-  let g = 0;
-  for (const s of sizes) if (s <= count && s > g) g = s;
-  return g;
-}
-
-/** The hand by rank, biggest groups first: [{rank, cards, group}], plus the judgement. */
-export function judge(pack, hand) {
-  const byRank = new Map();
-  for (const c of [...hand].sort((a, b) => a - b)) {
-    const r = c >> 2;
-    if (!byRank.has(r)) byRank.set(r, []);
-    byRank.get(r).push(c);
-  }
-  const ranks = [...byRank.keys()].sort((a, b) => byRank.get(b).length - byRank.get(a).length || a - b);
-  const parts = ranks.map((r) => ({ rank: r, cards: byRank.get(r), group: groupOf(pack, byRank.get(r).length) }));
-  const value = (r) => Math.min(r + 1, 10);
-  let loose = 0;
-  let gv = 0;
-  let lv = 0;
-  const shape = [];
-  for (const p of parts) {
-    loose += p.cards.length - p.group;
-    gv += p.group * value(p.rank);
-    lv += (p.cards.length - p.group) * value(p.rank);
-    if (p.group) shape.push(p.group);
-  }
-  shape.sort((a, b) => b - a);
-  return { parts, loose, complete: loose === 0, value: gv - lv, shape };
-}
-
-function handGroups(view, cards, opts = {}) {
-  const j = judge(view.pack, cards);
+/** The groups of a hand (its `parts`, by rank, as the server judged them) drawn in a row. */
+function handGroups(parts, opts = {}) {
   const box = el("div", { class: "rgroups" });
   const looseCards = [];
-  for (const p of j.parts) {
+  for (const p of parts) {
     if (p.group === 0) {
       looseCards.push(...p.cards);
       continue;
@@ -68,21 +37,7 @@ function handGroups(view, cards, opts = {}) {
     grp.append(inner, el("div", { class: "glabel", text: "loose" }));
     box.append(grp);
   }
-  return { box, judgement: j };
-}
-
-function judgementText(j) {
-  const shape = j.shape.length ? j.shape.join("+") : "no group";
-  return j.complete ? `complete: ${shape}, value ${j.value}` : `${j.loose} loose \u00b7 groups ${shape} \u00b7 value ${j.value}`;
-}
-
-export function prompt(ctx) {
-  const v = ctx.view;
-  if (v.phase === "over") return "Game over";
-  const top = v.discard_top >= 0 ? prettyStd(v.discard_top) : "";
-  if (v.phase === "pick") return v.pile_size > 0 ? `pick up: draw, or take the ${top}` : `pick up: take the ${top} (the pile is empty)`;
-  const not = v.taken >= 0 ? ` (not the ${prettyStd(v.taken)} you just took)` : "";
-  return `throw a card, or finish if the rest is complete${not}`;
+  return box;
 }
 
 export function render(ctx) {
@@ -141,9 +96,10 @@ export function render(ctx) {
     if (v.seat === v.finished_by) chips.push(chip("finished", "gold"));
     if (v.last_turns_left.includes(v.seat)) chips.push(chip("last turn", "warn"));
     if (v.seat === v.dealer) chips.push(chip("dealer"));
-    const { box, judgement } = handGroups(v, v.hand, { pick: true, taken: v.current === v.seat ? v.taken : -1 });
+    const judgement = (ctx.table.board || {}).hand || { parts: [], complete: false, text: "" };
+    const box = handGroups(judgement.parts, { pick: true, taken: v.current === v.seat ? v.taken : -1 });
     mine.append(playerPlate(ctx, v.seat, { chips }), box,
-      el("div", { class: "judgement" + (judgement.complete ? " ok" : ""), text: judgementText(judgement) }));
+      el("div", { class: "judgement" + (judgement.complete ? " ok" : ""), text: judgement.text }));
     const known = v.known[v.seat] || [];
     if (known.length) mine.append(el("div", { class: "known mine" }, el("span", { class: "muted", text: "everyone knows you hold: " }),
       ...known.map((c) => stdCard(c, { tiny: true }))));
@@ -152,37 +108,15 @@ export function render(ctx) {
   return root;
 }
 
-const ENDED_BY = {
-  finish: "a player finished and everyone had a last turn",
-  run_outs: "the face-down pile ran out the last time allowed",
-  turn_cap: "the round reached its turn cap",
-};
-
-function why(rr) {
-  const hands = rr.hands || [];
-  const winners = rr.winners || [];
-  const shared = winners.length > 1 ? " (shared)" : "";
-  const complete = hands.filter((h) => h.complete);
-  if (complete.length === 1) return "the only complete hand wins" + shared;
-  if (complete.length > 1) {
-    const shapes = new Set(complete.map((h) => (h.shape || []).join("+")));
-    if (shapes.size > 1) return "among complete hands the bigger groups win, compared largest first" + shared;
-    return "complete hands with the same groups: the higher card value wins" + shared;
-  }
-  return "nobody is complete, so grouped value minus loose value decides" + shared;
-}
-
-/** Every hand shown, who won the round and why. `cardId` maps a card text to its id. */
+/** Every hand shown with its groups, who won the round and why (all judged by the server). */
 export function roundResult(rr, ctx) {
   const box = el("div", { class: "round-result" });
-  const ended = rr.ended_by ? (ENDED_BY[rr.ended_by] || rr.ended_by) : "";
+  const ended = rr.ended || "";
   box.append(el("h3", { text: `Round ${rr.round ?? ""} is over` + (ended ? `: ${ended}` : "") }));
   const winners = rr.winners || [];
   const tbl = el("div", { class: "rr-hands" });
   (rr.hands || []).forEach((h, s) => {
-    const ids = h.card_ids || (h.cards || []).map((c) => (typeof c === "number" ? c : ctx.cardId(c))).filter((c) => c >= 0);
-    const pack = ctx.view ? ctx.view.pack : (ctx.room.options || {}).pack;
-    const { box: groups } = handGroups({ pack }, ids, { small: true });
+    const groups = handGroups(h.groups || [], { small: true });
     const shape = (h.shape || []).join("+") || "no group";
     const state = h.complete ? "complete" : `incomplete (loose ${h.loose_value ?? "?"})`;
     tbl.append(el("div", { class: "rr-row" + (winners.includes(s) ? " winner" : ""), "data-rr-seat": s },
@@ -191,7 +125,7 @@ export function roundResult(rr, ctx) {
       el("div", { class: "rr-judge", text: `${shape}, ${state}, value ${h.value ?? "?"}` })));
   });
   box.append(tbl);
-  if (rr.hands) box.append(el("p", { class: "why", text: (rr.why || "why: " + why(rr)).replace(/^why:/, "Why:") }));
+  if (rr.why) box.append(el("p", { class: "why", text: rr.why.replace(/^why:/, "Why:") }));
   if (rr.scores) box.append(el("p", { class: "muted", text: "Rounds won: " + rr.scores.map((x, s) => `${ctx.name(s)} ${x}`).join(", ") }));
   return box;
 }

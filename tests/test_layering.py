@@ -1,0 +1,162 @@
+"""The layers of the project and what each may know.
+
+* Arrows go downhill: ``cardenvs`` (rules, envs, integrations) imports none of ``agents``,
+  ``cardtable``, ``experiments`` or ``tests``; ``agents`` imports no ``cardtable`` or
+  ``experiments``; the shipped packages never import ``experiments`` or ``tests`` (a game
+  from elsewhere is named as text by its kit, and imported through the registry).
+* No import circles between the shipped modules, counting imports inside functions too.
+* The generic floors (the table's server and client, the generic agents, the integrations
+  and the core) know no game: no environment name, no game title or short name used as a
+  key, no import of a game's own modules (``experiments/code_stats.py`` counts them).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from experiments import code_stats
+
+ROOT = Path(__file__).resolve().parents[1]
+SHIPPED = ("cardenvs", "agents", "cardtable")
+#: the packages each layer may not import
+FORBIDDEN = {
+    "cardenvs": ("agents", "cardtable", "experiments", "tests"),
+    "agents": ("cardtable", "experiments", "tests"),
+    "cardtable": ("experiments", "tests"),
+}
+
+
+def _modules() -> dict[str, Path]:
+    """Every module of the shipped packages: dotted name -> file."""
+    out = {}
+    for pkg in SHIPPED:
+        for path in sorted((ROOT / pkg).rglob("*.py")):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            out[".".join(parts)] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def _nodes(tree: ast.AST, typing_too: bool) -> Iterator[ast.AST]:
+    """Every node of ``tree``; without ``typing_too``, not those under ``if TYPE_CHECKING:``
+    (imports for annotations only, never run)."""
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        yield node
+        if (not typing_too and isinstance(node, ast.If)
+                and "TYPE_CHECKING" in ast.unparse(node.test)):
+            todo.extend(node.orelse)
+            continue
+        todo.extend(ast.iter_child_nodes(node))
+
+
+def _imports(name: str, path: Path, typing_too: bool = True) -> Iterator[str]:
+    """The modules ``name`` imports anywhere in its file (resolved: a name imported from a
+    package is the submodule when there is one)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in _nodes(ast.parse(path.read_text()), typing_too):
+        if isinstance(node, ast.Import):
+            yield from (a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            subs = [f"{mod}.{a.name}" for a in node.names if f"{mod}.{a.name}" in MODULES]
+            yield from subs or [mod]
+
+
+#: what each shipped module imports when it runs (annotation-only imports left out)
+GRAPH = {name: sorted({m for m in _imports(name, path, typing_too=False) if m in MODULES and m != name})
+         for name, path in MODULES.items()}
+
+
+@pytest.mark.parametrize("layer", list(FORBIDDEN))
+def test_arrows_go_downhill(layer: str) -> None:
+    wrong = []
+    for name, path in MODULES.items():
+        if name.split(".")[0] != layer:
+            continue
+        for imported in _imports(name, path):
+            if imported.split(".")[0] in FORBIDDEN[layer]:
+                wrong.append(f"{name} imports {imported}")
+    assert not wrong, wrong
+
+
+def _cycles(graph: dict[str, list[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                found.append(sorted(comp))
+
+    for v in graph:
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_circles_between_shipped_modules() -> None:
+    cycles = _cycles(GRAPH)
+    assert not cycles, cycles
+
+
+def test_the_cycle_finder_finds_cycles() -> None:
+    assert _cycles({"a": ["b"], "b": ["c"], "c": ["a"], "d": ["a"]}) == [["a", "b", "c"]]
+    assert _cycles({"a": ["b"], "b": []}) == []
+
+
+def test_the_generic_floors_know_no_game() -> None:
+    names = code_stats.game_names()
+    assert {n.env_name for n in names} >= {"line_v0", "lineit_v0", "rummy432_v0"}
+    files = code_stats.generic_files()
+    assert any(f.name == "app.js" for f in files) and any(f.name == "knowledge.py" for f in files)
+    found = [code_stats.scan(f, names) for f in files]
+    named = {str(f.path.relative_to(ROOT)): (f.env_names, f.name_keys, f.game_imports)
+             for f in found if f.total}
+    assert not named, f"generic code that names games (env names, name keys, game imports): {named}"
+
+
+def test_the_scanner_sees_game_names(tmp_path: Path) -> None:
+    names = code_stats.game_names()
+    py = tmp_path / "x.py"
+    py.write_text('"""Uses line_v0."""\nimport cardenvs.rummy432.state\nKEYS = {"Line-it": 1}\n')
+    f = code_stats.scan(py, names)
+    assert (f.env_names, f.name_keys, f.game_imports) == (1, 1, 1)
+    js = tmp_path / "x.js"
+    js.write_text('import * as r from "./games/rummy.js";\nconst T = { "Line": 1 }; // lineit_v0\n')
+    f = code_stats.scan(js, names)
+    assert (f.env_names, f.name_keys, f.game_imports) == (1, 1, 1)
