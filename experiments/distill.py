@@ -59,7 +59,7 @@ from experiments.reporting import command_line
 # ----------------------------------------------------------------------------- teachers
 def parse_budget(text: str | None, teacher: str) -> dict[str, Any]:
     """``--teacher-budget``: a JSON object of search settings laid over the expert's own
-    (``{"simulations": 32, "paired": true}``; keys :data:`agents.policy.SEARCH_SETTINGS`),
+    (``{"simulations": 32, "paired": true}``; keys :data:`agents.search.SEARCH_SETTINGS`),
     for ``--teacher expert`` or ``oracle`` only.
 
     ``ValueError`` saying what is wrong and what is allowed for anything else.
@@ -202,7 +202,7 @@ def label_games(job: Job) -> Labels:
 def teach(teacher: agents.Agent, know: Any, game: Any, view: Any, legal: list[int]) -> tuple[int, np.ndarray]:
     """The teacher's move and, for a search teacher, its value of each legal move.
 
-    A :class:`agents.policy.SearchAgent` plays the argmax of its ``values``; those are
+    A :class:`agents.search.SearchAgent` plays the argmax of its ``values``; those are
     mean outcomes of the moves it searched (NaN for the others, and for every move of a
     decision it leaves to the planning heuristic, whose scores are on another scale).
     Any other teacher gives its choice and NaN values.
