@@ -56,8 +56,8 @@ def measure(env_name: str, players: int, n_envs: int, fast: bool, vec: str, step
     def opponents(i: int) -> list[RandomAgent]:
         return [RandomAgent(seed * 100 + i * 10 + k) for k in range(players - 1)]
 
-    common: dict[str, Any] = {"n_steps": n_steps, "batch_size": max(n_steps * n_envs // 4, 2), "n_epochs": 2, "seed": seed,
-              "verbose": 0}
+    common: dict[str, Any] = {"n_steps": n_steps, "batch_size": max(n_steps * n_envs // 4, 2), "n_epochs": 2,
+                              "seed": seed, "verbose": 0}
     if fast:
         from agents import sb3_speedups
         from agents.sparse_policy import fast_ppo_kwargs

@@ -1,11 +1,25 @@
-"""What the experiment scripts share when they report: the command that reran them and
-where their tables go."""
+"""What the experiment scripts share: the game options of their command lines, the command
+that reruns them, and where their tables go."""
 
 from __future__ import annotations
 
+import json
 import shlex
 import sys
 from pathlib import Path
+from typing import Any
+
+
+def game_options(items: list[str]) -> dict[str, Any]:
+    """The ``--option KEY=VALUE`` game options: values parsed as JSON, else kept as text."""
+    options: dict[str, Any] = {}
+    for item in items:
+        key, _, value = item.partition("=")
+        try:
+            options[key] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key] = value
+    return options
 
 
 def command_line(module: str, argv: list[str] | None) -> str:

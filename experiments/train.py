@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -40,7 +39,7 @@ from agents.knowledge import spec
 from agents.trained import NumpyPolicy, TrainedAgent, export_sb3
 from cardenvs.core.loop import Turn, play
 from cardenvs.core.wrappers import SingleAgentEnv, observation_scale
-from experiments.reporting import command_line
+from experiments.reporting import command_line, game_options
 
 if TYPE_CHECKING:  # the training libraries are imported when a run starts, not for --help
     from sb3_contrib import MaskablePPO
@@ -370,18 +369,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                     help="a game option, e.g. --option pack=four (values parsed as JSON)")
     return ap.parse_args(argv)
-
-
-def game_options(items: list[str]) -> dict[str, Any]:
-    """The ``--option KEY=VALUE`` game options: values parsed as JSON, else kept as strings."""
-    options: dict[str, Any] = {}
-    for item in items:
-        key, _, value = item.partition("=")
-        try:
-            options[key] = json.loads(value)
-        except json.JSONDecodeError:
-            options[key] = value
-    return options
 
 
 def ppo_settings(args: argparse.Namespace) -> dict[str, Any]:

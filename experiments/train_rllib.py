@@ -39,6 +39,7 @@ from typing import Any
 import agents
 import cardenvs
 from agents.trained import export_rllib
+from experiments.reporting import game_options
 
 CSV_FIELDS = ["iteration", "wall_s", "iter_s", "env_steps", "env_steps_per_s", "sample_s_ema", "learn_s_ema",
               "env_steps_lifetime",
@@ -86,18 +87,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if len(args.opponents) >= args.players:
         ap.error(f"{len(args.opponents)} opponents leave no learner seat at {args.players} players")
     return args
-
-
-def game_options(items: list[str]) -> dict[str, Any]:
-    """``--option KEY=VALUE`` pairs: values parsed as JSON, else kept as text."""
-    options: dict[str, Any] = {}
-    for item in items:
-        key, _, value = item.partition("=")
-        try:
-            options[key] = json.loads(value)
-        except json.JSONDecodeError:
-            options[key] = value
-    return options
 
 
 def evaluate(env_name: str, players: int, policy_file: str, levels: list[str], games: int, seed: int,

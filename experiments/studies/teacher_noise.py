@@ -86,7 +86,8 @@ def main(argv: list[str] | None = None) -> list[tuple[str, dict[str, float]]]:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--budget", action="append", default=[], metavar="NAME=JSON")
     args = ap.parse_args(argv)
-    teachers: list[tuple[str, dict[str, Any]]] = [("expert", {})] + [parse_budget_arg(b) for b in args.budget]  # refused before any work
+    # the budgets are refused before any work
+    teachers: list[tuple[str, dict[str, Any]]] = [("expert", {}), *(parse_budget_arg(b) for b in args.budget)]
     game, spots = positions(args.env, args.positions, args.stride, args.seed)
     rows = []
     print(f"| teacher ({args.env}, {len(spots)} positions) | budget | self-agreement [95%] "
