@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from cardtable.catalog import card_texts
+from cardtable.catalog import game_info
 
 from .harness import HTTP, Client, LiveServer, create_room, live_server, play_randomly
 from .test_games import _cards_named, _lists, _pile_runs, _truth
@@ -54,7 +54,7 @@ def check_no_hidden_card(record: dict[str, Any],
     env = record["game"]
     truth = _truth(record)
     runs = [_pile_runs(t["piles"]) for t in truth]
-    texts = [str(t) for t in card_texts(env)]
+    texts = [str(t) for t in game_info(env)["cards"]]
     checked = 0
     for own, texts, seen in clients:
         step = 0

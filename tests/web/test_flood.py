@@ -8,7 +8,7 @@ import json
 import statistics
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -24,6 +24,21 @@ from .harness import Client, LiveServer, create_room, live_server
 def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     with live_server(tmp_path_factory.mktemp("flood")) as s:
         yield s
+
+
+def _refused_for(kind: str) -> Callable[[dict[str, Any]], bool]:
+    """Whether a message is the rate error a message of type ``kind`` gets."""
+    return lambda m: m["type"] == "error" and m["for"] == kind and "too many" in m["message"]
+
+
+def _coach_is(on: bool) -> Callable[[dict[str, Any]], bool]:
+    """Whether a message is a room message with seat 0's coach switched ``on``."""
+    return lambda m: m["type"] == "room" and m["seats"][0]["coach"] is on
+
+
+def _table_after(step: int) -> Callable[[dict[str, Any]], bool]:
+    """Whether a message is the table after move ``step``."""
+    return lambda m: m["type"] == "table" and m["step"] == step + 1
 
 
 def count_saves(srv: LiveServer) -> list[str]:
@@ -64,7 +79,7 @@ def test_each_message_type_has_a_rate(srv: LiveServer) -> None:
         c.until(lambda m: m["type"] == "room")
         for _ in range(RATES[kind].burst + 3):
             c.send(msg)
-        c.until(lambda m, k=kind: m["type"] == "error" and m["for"] == k and "too many" in m["message"])
+        c.until(_refused_for(kind))
     # out of strikes: past its rate a connection is answered with errors, then closed
     spam = Client(srv, info["room"])
     spam.until(lambda m: m["type"] == "room")
@@ -87,7 +102,7 @@ def test_coach_switches_write_nothing(srv: LiveServer) -> None:
     saved = count_saves(srv)
     for on in (True, False, True):
         ann.send({"type": "coach", "on": on})
-        ann.until(lambda m, on=on: m["type"] == "room" and m["seats"][0]["coach"] is on)
+        ann.until(_coach_is(on))
     assert info["room"] not in saved
     ann.send({"type": "start"})  # the switch is saved with the room's next change
     ann.table()
@@ -130,12 +145,12 @@ def test_a_flood_closes_the_flooder_alone_and_slows_no_other_room(srv: LiveServe
 
     flooder = threading.Thread(target=flood)
     flooder.start()
-    times = []
+    times: list[float] = []
     began = time.perf_counter()
     while (len(times) < 10 or time.perf_counter() - began < 1.0) and t["result"] is None:
         sent_at = time.perf_counter()
         bob.send({"type": "move", "id": t["moves"][0]["id"], "step": t["step"]})
-        t = bob.until(lambda m, s=t["step"]: m["type"] == "table" and m["step"] == s + 1)
+        t = bob.until(_table_after(int(t["step"])))
         times.append(time.perf_counter() - sent_at)
         if not t["moves"] and t["result"] is None:
             t = bob.until(lambda m: m["type"] == "table" and (bool(m["moves"]) or m["result"] is not None))

@@ -5,7 +5,9 @@ and the file keeps one game's moves per room."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from websockets.exceptions import ConnectionClosed
@@ -14,6 +16,11 @@ from websockets.sync.client import connect
 from .harness import HTTP, Client, create_room, live_server, play_randomly
 
 GAME = {"game": "line_v0", "num_players": 2, "level": "random"}
+
+
+def _table_of_game(index: int) -> Callable[[dict[str, Any]], bool]:
+    """Whether a message is a table of game ``index`` (0-based) of the room."""
+    return lambda m: m["type"] == "table" and m["game_index"] == index
 
 
 def from_address(address: str) -> dict[str, str]:
@@ -130,7 +137,7 @@ def test_the_file_keeps_one_games_moves_per_room(tmp_path: Path) -> None:
         for game in range(3):
             play_randomly(ann, game)
             ann.send({"type": "rematch"})
-            ann.until(lambda m, g=game: m["type"] == "table" and m["game_index"] == g + 1)
+            ann.until(_table_of_game(game + 1))
         db = srv.core.store.db
         games = db.execute("SELECT DISTINCT game FROM moves WHERE room = ?", (info["room"],)).fetchall()
         assert games in ([], [(3,)])  # only the game being played (no move of it yet, or some)

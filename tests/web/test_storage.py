@@ -122,12 +122,13 @@ def test_a_move_whose_save_fails_is_not_played(tmp_path: Path, failing_saves: di
         ann.send({"type": "start"})
         assert "could not save" in ann.error()["message"]
         room = srv.core.rooms[room_id]
-        assert room.status == "waiting" and room.play is None
+        assert (room.status, room.play) == ("waiting", None)
         failing_saves["on"] = False
         ann.send({"type": "start"})
         table = ann.until(lambda m: m["type"] == "table" and bool(m["moves"]))
         assert eve.table()["step"] == table["step"]  # Eve has read everything so far
         row_before = db_rows(tmp_path, "SELECT data FROM rooms WHERE id = ?", room_id)
+        assert room.play is not None
         state_before = room.game.to_json(room.play.state)
         rng_before = room.play.rng.bit_generator.state
         seen_before = len(eve.seen)
