@@ -1,6 +1,6 @@
 """Rummy 4x3x2's (``rummy432_v0``): collect groups of one rank, PettingZoo AEC.
 
-Rules: docs/rules/rummy432.md (the players' text is ``seeds/004_…``).  Each turn a player
+Rules: docs/rules/rummy432.md (the rules for a player, as this project plays them).  Each turn a player
 picks up one card (``draw`` from the face-down pile or ``take`` the face-up top
 discard), then throws one face up (``throw``) or throws it and finishes (``finish``,
 only when every card kept is in an allowed group).  After a finish every other player
@@ -151,7 +151,7 @@ Every other step gives `{}`.
 ## State JSON
 
 the position format (docs/rules/).  Optional extra keys, written by `state_json()`: `round` (round
-number, default 1) and `turn` (turns completed in this round, default 0); and
+number, default 1) and `turn` (turns completed in this round, default `run_outs`); and
 `options.max_turns_per_round` (only written when not 1000).  `last_turns_left` lists
 the seats still owed a last turn, the seat whose last turn is in progress first.  When
 the game is over `phase` is `"over"`, `current` is null, and the rest shows the last

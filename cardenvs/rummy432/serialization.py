@@ -17,9 +17,11 @@ schema's shape it bounds every counter by the rest of the position:
   runs ``round <= sum(scores) + 1``; when it is over the seats at ``rounds_to_win``
   all won the last round, so ``round <= sum(scores) - (seats at rounds_to_win) + 1``.
   Both keep ``round`` within ``num_players * (rounds_to_win - 1) + 1``;
-* ``round`` and ``turn`` are optional (docs/rules/rummy432.md positions have neither): when absent
-  they read as 1 and 0 and the relations above that involve them are not checked
-  (so no lower bound on ``round`` from the scores: such a position reads as round 1);
+* ``round`` and ``turn`` are optional (docs/rules/rummy432.md positions have neither): an
+  absent ``round`` reads as 1 (no lower bound on ``round`` comes from the scores), an
+  absent ``turn`` as ``run_outs`` (the fewest completed turns the run-outs need), under
+  the same bounds as a given one, so the env's own ``state_json()`` of any later
+  position loads again;
 * every count and seat is an int (not a bool, not a float).
 
 Move text: ``draw``, ``take``, ``throw <card>``, ``finish <card>`` (``10h`` = ``Th``).
@@ -440,12 +442,17 @@ def _round(obj: dict[str, Any], phase: int, scores: list[int], rtw: int) -> int:
 
 
 def _turn(obj: dict[str, Any], phase: int, run_outs: int, cap: int) -> int:
-    """Turns completed this round (default 0): below the cap while the round runs, at
-    most it when over, and at least ``run_outs`` when given (a run-out ends a turn)."""
-    if "turn" not in obj:
-        return 0
+    """Turns completed this round: below the cap while the round runs, at most it when
+    over, and at least ``run_outs`` (a run-out ends a turn).  When absent it reads as
+    ``run_outs``, the fewest turns consistent with the position, under the same bounds."""
+    hi = cap if phase == OVER else cap - 1
     why = f"max_turns_per_round={cap} judges the round after {cap} turns"
-    turn = _int(obj, "turn", 0, cap if phase == OVER else cap - 1, why)
+    if "turn" not in obj:
+        if run_outs > hi:
+            raise _bad(f"'run_outs' is {run_outs}, but each run-out ends a turn and {why} "
+                       f"(at most {hi} completed turns here)")
+        return run_outs
+    turn = _int(obj, "turn", 0, hi, why)
     if run_outs > turn:
         raise _bad(f"'run_outs' is {run_outs} but only {turn} turns were completed; each run-out ends a turn")
     return turn
