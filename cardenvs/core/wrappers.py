@@ -17,7 +17,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import BaseWrapper
 
 from .game import Game, IllegalActionError, OptionError
-from .loop import ObservationActor, Player, as_player, play
+from .loop import Player, PlayerLike, as_player, play
 
 
 class TerminateIllegal(BaseWrapper):
@@ -54,9 +54,15 @@ def terminate_illegal(env: AECEnv, illegal_reward: float = -1.0) -> AECEnv:
     return TerminateIllegal(env, illegal_reward)
 
 
+#: the one action :meth:`SingleAgentEnv.action_masks` allows once an episode has ended
+#: (the step a Gymnasium vector env's next-step autoreset spends on ``reset()``, whose
+#: action it ignores)
+RESET_STEP_ACTION = 0
+
 #: an opponent: a :class:`~cardenvs.core.loop.Player` (``choose(game, view, legal)``,
-#: as every ``agents`` agent is) or anything with PettingZoo's ``act(observation)``
-ActingAgent = Player | ObservationActor
+#: as every ``agents`` agent is), anything with PettingZoo's ``act(observation)``, or a
+#: plain function of the observation dict
+ActingAgent = PlayerLike
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -78,8 +84,15 @@ class SingleAgentEnv(gymnasium.Env):
         **options: ``num_players`` and game options when ``game`` is a name.
 
     Observations are the learner's flat float32 vector; ``action_masks()`` returns the
-    boolean mask of the current decision for ``MaskablePPO``.  The reward is the
-    learner's own final reward (+1 / 0 / -1).
+    boolean mask of the current decision for ``MaskablePPO`` (after the episode's end, the
+    reset-step mask: see :meth:`action_masks`).  The reward is the learner's own final
+    reward (+1 / 0 / -1).
+
+    In ``gymnasium.make_vec`` (sync or async), read the masks with
+    ``envs.call("action_masks")``.  With ``vector_kwargs={"autoreset_mode":
+    gymnasium.vector.AutoresetMode.SAME_STEP}`` every mask is the live decision's (the
+    episode's last observation moves to ``info["final_obs"]``); with the default next-step
+    autoreset, a copy whose episode just ended shows the reset-step mask until its reset.
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
@@ -150,15 +163,27 @@ class SingleAgentEnv(gymnasium.Env):
         return obs if self.obs_scale is None else obs * self.obs_scale
 
     def action_masks(self) -> np.ndarray:
-        """Boolean mask of the learner's legal actions (all False once the episode ended)."""
+        """Boolean mask of the learner's legal actions.
+
+        Once the episode has ended it is the *reset-step mask*: True at action
+        :data:`RESET_STEP_ACTION` (0) only.  A Gymnasium vector env with its default
+        next-step autoreset spends the step after an episode's end on ``reset()`` and
+        ignores that step's action, so a masked sampler there always has one action to
+        pick, and the pick costs a policy gradient nothing (its probability is 1).
+        ``step()`` itself still refuses to move until ``reset()``.
+        """
         if self._done:
-            return np.zeros(self.game.num_actions, dtype=bool)
+            mask = np.zeros(self.game.num_actions, dtype=bool)
+            mask[RESET_STEP_ACTION] = True
+            return mask
         return self.game.legal_mask(self.state).astype(bool)
 
     def write_action_mask(self, out: np.ndarray) -> None:
         """Write :meth:`action_masks` into ``out`` (a boolean row), without allocating."""
         out[:] = False
-        if not self._done:
+        if self._done:
+            out[RESET_STEP_ACTION] = True
+        else:
             out[self.game.legal_actions(self.state)] = True
 
     # ------------------------------------------------------------ gym API

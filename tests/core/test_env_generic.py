@@ -112,7 +112,7 @@ def test_single_agent_env_checkers() -> None:
     assert obs.shape == (5,) and sa.action_masks().tolist() == [True, True, True]
     obs, r, term, trunc, info = sa.step(99)
     assert term and r == -1.0 and "illegal_action" in info
-    assert not sa.action_masks().any()
+    assert sa.action_masks().tolist() == [True, False, False]  # the reset-step mask
     with pytest.raises(RuntimeError):
         sa.step(0)
 
