@@ -1,5 +1,6 @@
 """Agents for the cardenvs games: the Agent interface, the difficulty ladder, named
-opponents, the coach, and the arena that plays whole games.
+opponents, the coach, the arena that plays whole games, and :func:`evaluate`, which
+measures any policy against the ladder.
 
 Every agent acts on what ``env.last()`` gives its player, never on the true state.
 """
@@ -7,6 +8,7 @@ Every agent acts on what ``env.last()`` gives its player, never on the true stat
 from .arena import GameResult, play_game
 from .base import Agent, RandomAgent
 from .coach import Advice, Coach
+from .evaluation import Evaluation, evaluate
 from .ladder import LEVELS, knowledge, levels, make_agent, opponents, playable_levels
 
 __all__ = [
@@ -14,8 +16,10 @@ __all__ = [
     "Advice",
     "Agent",
     "Coach",
+    "Evaluation",
     "GameResult",
     "RandomAgent",
+    "evaluate",
     "knowledge",
     "levels",
     "make_agent",

@@ -10,7 +10,7 @@ import numpy as np
 
 import cardenvs
 from cardenvs.core.game import Game
-from cardenvs.core.loop import Hook, ObservationActor, Player, Turn, as_player, play
+from cardenvs.core.loop import Hook, PlayerLike, Turn, as_player, play
 
 from .base import describe
 
@@ -34,7 +34,7 @@ class GameResult:
 
 def play_game(
     env_name: str,
-    agents: Sequence[Player | ObservationActor],
+    agents: Sequence[PlayerLike],
     seed: int | None = None,
     render_mode: str | None = None,
     on_move: Hook | None = None,
@@ -42,6 +42,11 @@ def play_game(
     **options: Any,
 ) -> GameResult:
     """Play one game of ``env_name`` with ``agents[i]`` in seat ``i``.
+
+    An agent is an :class:`~agents.base.Agent` (anything with ``choose(game, view,
+    legal)``), an object with ``act(observation)``, or a plain function of the
+    observation dict ``env.last()`` gives (``{"observation", "action_mask"}``) that
+    returns an action id.
 
     The deal and the game's later randomness come from ``numpy.random.default_rng(seed)``,
     as in ``env.reset(seed=seed)``.  ``on_move(turn)`` is called with each
@@ -54,7 +59,7 @@ def play_game(
 
 def play_between(
     game: Game[Any, Any],
-    agents: Sequence[Player | ObservationActor],
+    agents: Sequence[PlayerLike],
     seed: int | None = None,
     render_mode: str | None = None,
     on_move: Hook | None = None,

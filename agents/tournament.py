@@ -8,13 +8,19 @@ player's View and the legal moves), in parallel over processes, with a progress 
   intervals from ``scipy.stats.binomtest``.
 * Ratings: ``openskill``'s Plackett-Luce model over every game's finishing order,
   reported as ``mu ± 2 sigma`` and the conservative ordinal ``mu - 3 sigma``.
+
+An entrant is a ladder level name (``"planner"``, ``"trained"``, ``"policy:FILE.npz"``:
+made afresh for each game by :func:`agents.make_agent`) or a player object: an
+:class:`~agents.base.Agent`, anything with ``act(observation)``, or a plain function of
+the observation dict.  Objects play under a label (their ``name``); with ``workers > 1``
+they are sent to the worker processes with ``cloudpickle``.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,7 +28,10 @@ from typing import Any
 import numpy as np
 
 import cardenvs
-from cardenvs.core.loop import play
+from cardenvs.core.loop import Player, PlayerLike, as_player, play
+
+#: the player objects of the running tournament, by label (per process; see :func:`run_matches`)
+_ENTRANTS: dict[str, PlayerLike] = {}
 
 from .ladder import make_agent
 
@@ -49,8 +58,17 @@ def play_match(match: Match) -> MatchResult:
     """Play one game between the seated levels (deterministic for a seed)."""
     game = cardenvs.game_class(match.env_name)(len(match.seats), **dict(match.options))
     rng = np.random.default_rng(match.seed)
-    players = [make_agent(match.env_name, lvl, seed=match.seed * 31 + i)
-               for i, lvl in enumerate(match.seats)]
+    players: list[Player] = []
+    for i, label in enumerate(match.seats):
+        seed = match.seed * 31 + i
+        obj = _ENTRANTS.get(label)
+        if obj is None:
+            players.append(make_agent(match.env_name, label, seed=seed))
+            continue
+        reseed = getattr(obj, "seed", None)
+        if callable(reseed):  # an Agent: the same choices for a match wherever it runs
+            reseed(seed)
+        players.append(as_player(obj))
     state = game.new_state(rng)
     steps = play(game, state, players, rng)
     terminal = game.is_terminal(state)
@@ -90,22 +108,75 @@ def schedule(env_name: str, levels: Sequence[str], players: int, games: int, see
     return out
 
 
-def run_matches(matches: Sequence[Match], workers: int = 1, progress: bool = True) -> list[MatchResult]:
-    """Play every match, in ``workers`` processes, with a progress bar."""
+def _install_entrants(blob: bytes) -> None:
+    """Worker initializer: the tournament's player objects, sent with cloudpickle."""
+    import cloudpickle
+
+    _ENTRANTS.clear()
+    _ENTRANTS.update(cloudpickle.loads(blob))
+    try:  # one torch thread per worker process, if a player brought torch along
+        import sys
+
+        if "torch" in sys.modules:
+            sys.modules["torch"].set_num_threads(1)
+    except Exception:  # pragma: no cover - a player's torch is its own business
+        pass
+
+
+def run_matches(matches: Sequence[Match], workers: int = 1, progress: bool = True,
+                entrants: Mapping[str, PlayerLike] | None = None, desc: str = "games") -> list[MatchResult]:
+    """Play every match, in ``workers`` processes, with a progress bar.
+
+    ``entrants`` maps the seat labels that are not level names to player objects (see the
+    module docstring); with ``workers > 1`` they must survive ``cloudpickle``.
+    """
     try:
         from tqdm import tqdm
     except ImportError:  # pragma: no cover
         progress = False
+    entrants = dict(entrants or {})
     if workers <= 1:
-        it: Iterable[MatchResult] = map(play_match, matches)
-        if progress:
-            it = tqdm(it, total=len(matches), desc="games", unit="game")
-        return list(it)
-    with ProcessPoolExecutor(workers) as pool:
+        saved = dict(_ENTRANTS)
+        _ENTRANTS.update(entrants)
+        try:
+            it: Iterable[MatchResult] = map(play_match, matches)
+            if progress:
+                it = tqdm(it, total=len(matches), desc=desc, unit="game")
+            return list(it)
+        finally:
+            _ENTRANTS.clear()
+            _ENTRANTS.update(saved)
+    kwargs: dict[str, Any] = {}
+    if entrants:
+        import cloudpickle
+
+        kwargs = {"initializer": _install_entrants, "initargs": (cloudpickle.dumps(entrants),)}
+    with ProcessPoolExecutor(workers, **kwargs) as pool:
         it = pool.map(play_match, matches, chunksize=max(1, len(matches) // (workers * 16)))
         if progress:
-            it = tqdm(it, total=len(matches), desc="games", unit="game")
+            it = tqdm(it, total=len(matches), desc=desc, unit="game")
         return list(it)
+
+
+def entrant_labels(entrants: Sequence[str | PlayerLike]) -> tuple[list[str], dict[str, PlayerLike]]:
+    """Seat labels for a list of level names and player objects, and the objects by label.
+
+    A level name is its own label; an object is labelled by its ``name`` (or function
+    name), made unique with a suffix where it would repeat a label.
+    """
+    labels: list[str] = []
+    objects: dict[str, PlayerLike] = {}
+    for e in entrants:
+        if isinstance(e, str):
+            labels.append(e)
+            continue
+        base = str(getattr(e, "name", None) or getattr(e, "__name__", None) or type(e).__name__)
+        label, k = base, 2
+        while label in labels or label in objects or any(label == x for x in entrants if isinstance(x, str)):
+            label, k = f"{base}#{k}", k + 1
+        labels.append(label)
+        objects[label] = e
+    return labels, objects
 
 
 def points(rewards: Sequence[float]) -> list[float]:
@@ -260,8 +331,13 @@ def analyse(results: Sequence[MatchResult], levels: Sequence[str]) -> Report:
     return rep
 
 
-def tournament(env_name: str, levels: Sequence[str], players: int = 2, games: int = 100, seed: int = 0,
-               workers: int = 1, progress: bool = True, **options: Any) -> Report:
-    """Schedule, play and analyse a tournament in one call."""
-    matches = schedule(env_name, levels, players, games, seed, **options)
-    return analyse(run_matches(matches, workers, progress), levels)
+def tournament(env_name: str, levels: Sequence[str | PlayerLike], players: int = 2, games: int = 100,
+               seed: int = 0, workers: int = 1, progress: bool = True, **options: Any) -> Report:
+    """Schedule, play and analyse a tournament in one call.
+
+    ``levels``: level names and player objects (an agent, an object with ``act``, or a
+    function of the observation dict); objects appear in the report under their name.
+    """
+    labels, objects = entrant_labels(levels)
+    matches = schedule(env_name, labels, players, games, seed, **options)
+    return analyse(run_matches(matches, workers, progress, entrants=objects), labels)

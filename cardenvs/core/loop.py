@@ -7,9 +7,9 @@ rules core for the legal actions and the player's View (their information set,
 computed honestly from the state), asks the player to choose, and applies the move.
 
 A player is anything with ``choose(game, view, legal) -> action id``
-(:class:`Player`).  An object that only has PettingZoo's ``act(observation_dict)``
-is adapted by :func:`as_player`: it receives ``{"observation", "action_mask"}``
-encoded from the same View.
+(:class:`Player`).  An object that only has PettingZoo's ``act(observation_dict)``,
+or a plain function of that dict, is adapted by :func:`as_player`: it receives
+``{"observation", "action_mask"}`` encoded from the same View.
 """
 
 from __future__ import annotations
@@ -89,13 +89,36 @@ class ObservationPlayer:
         return int(self.actor.act(LazyObservation(game, view, legal)))
 
 
-def as_player(obj: Player | ObservationActor) -> Player:
-    """``obj`` itself if it can ``choose``, else an :class:`ObservationPlayer` around it."""
+class CallablePlayer:
+    """A :class:`Player` around a plain function of the observation dict:
+    ``fn({"observation", "action_mask"}) -> action id`` (what ``env.last()`` gives)."""
+
+    def __init__(self, fn: Callable[[Mapping[str, np.ndarray]], Any]) -> None:
+        self.fn = fn
+        self.name = str(getattr(fn, "name", getattr(fn, "__name__", type(fn).__name__)))
+
+    def choose(self, game: Game[Any, Any], view: Any, legal: list[int]) -> int:
+        """Call the function with the dict ``env.last()`` would give (encoded lazily)."""
+        return int(self.fn(LazyObservation(game, view, legal)))
+
+
+#: what the play loop (and everything on it: ``agents.play_game``, the tournament,
+#: ``agents.evaluate``) accepts as a player
+PlayerLike = Player | ObservationActor | Callable[[Mapping[str, np.ndarray]], Any]
+
+
+def as_player(obj: PlayerLike) -> Player:
+    """A :class:`Player` for ``obj``: itself if it can ``choose``, an
+    :class:`ObservationPlayer` if it has ``act(observation)``, a :class:`CallablePlayer`
+    if it is a plain function of the observation dict."""
     if isinstance(obj, Player):
         return obj
     if isinstance(obj, ObservationActor):
         return ObservationPlayer(obj)
-    raise TypeError(f"a player needs choose(game, view, legal) or act(observation); got {obj!r}")
+    if callable(obj):
+        return CallablePlayer(obj)
+    raise TypeError("a player needs choose(game, view, legal), act(observation) or to be a "
+                    f"function of the observation dict; got {obj!r}")
 
 
 @dataclass(frozen=True)

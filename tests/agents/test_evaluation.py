@@ -1,0 +1,171 @@
+"""agents.evaluate: any policy against ladder levels, seats alternating on the same deals,
+scores with Wilson intervals and a rating on the ladder's openskill scale; and plain
+functions of the observation dict as players in play_game and the tournament."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import agents
+from agents.evaluation import LADDER_SCALE, POLICY_LABEL, SB3Policy, main, schedule
+from agents.tournament import entrant_labels, tournament, wilson
+from agents.trained import policy_path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def first_legal(obs):  # a plain function of the observation dict
+    return int(np.flatnonzero(obs["action_mask"])[0])
+
+
+def test_schedule_alternates_seats_on_the_same_deals() -> None:
+    ms = schedule("line_v0", POLICY_LABEL, ["greedy", "random"], games=4, players=2, seed=10, options={})
+    by_level = {lvl: [m for m in ms if lvl in m.seats] for lvl in ("greedy", "random")}
+    for lvl, games in by_level.items():
+        assert [m.seed for m in games] == [10, 10, 11, 11]
+        assert [m.seats.index(POLICY_LABEL) for m in games] == [0, 1, 0, 1]
+        assert all(set(m.seats) == {POLICY_LABEL, lvl} for m in games)
+    three = schedule("line_v0", POLICY_LABEL, ["greedy"], games=6, players=3, seed=0, options={})
+    assert [m.seed for m in three] == [0, 0, 0, 1, 1, 1]
+    assert [m.seats.index(POLICY_LABEL) for m in three] == [0, 1, 2, 0, 1, 2]
+
+
+def test_a_plain_function_scores_with_intervals_and_a_rating(capsys: pytest.CaptureFixture[str]) -> None:
+    res = agents.evaluate(first_legal, "line_v0", against=["random", "greedy"], games=16, progress=False)
+    out = capsys.readouterr().out
+    assert "first_legal on line_v0, 2 players" in out and "| random | 16 |" in out
+    for level in ("random", "greedy"):
+        s = res.scores[level]
+        assert s.games == 16 and s.wins + s.shared + s.losses == 16
+        assert (s.low, s.high) == pytest.approx(wilson(s.share, 16))
+        assert s.low <= s.share <= s.high
+    assert res.rating is not None and res.rating.games == 32
+    assert res.rating.reference is LADDER_SCALE[("line_v0", 2)]
+    assert res.rating.mu < LADDER_SCALE[("line_v0", 2)].ratings["greedy"][0]  # far below greedy
+    assert "Rating on the ladder's scale" in out
+
+
+def test_same_seed_same_result_in_one_or_two_processes() -> None:
+    a = agents.evaluate(first_legal, "lineit_v0", against=["greedy"], games=6, progress=False, verbose=False)
+    b = agents.evaluate(first_legal, "lineit_v0", against=["greedy"], games=6, workers=2, progress=False,
+                        verbose=False)
+    assert a.scores == b.scores and a.rating == b.rating
+
+
+def test_every_kind_of_policy_is_accepted() -> None:
+    kw = {"against": ["random"], "games": 4, "progress": False, "verbose": False}
+    shipped = policy_path("line_v0")
+    for policy in (first_legal, agents.make_agent("line_v0", "greedy", seed=1), "planner", str(shipped),
+                   f"policy:{shipped}", shipped):
+        res = agents.evaluate(policy, "line_v0", **kw)
+        assert res.scores["random"].games == 4
+    # a level evaluated as the policy scores like the ladder's own measurement
+    level = agents.evaluate("greedy", "line_v0", against=["random"], games=8, progress=False, verbose=False)
+    policy_like = agents.evaluate(agents.make_agent("line_v0", "greedy"), "line_v0", against=["random"],
+                                  games=8, progress=False, verbose=False)
+    assert level.scores["random"].games == policy_like.scores["random"].games == 8
+
+
+def test_sb3_models_and_files(tmp_path: Path) -> None:
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+    import gymnasium
+    import torch
+
+    torch.set_num_threads(1)
+    env = gymnasium.make("cardenvs/Line-v0", opponents="random")
+    model = sb3_contrib.MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, seed=0,
+                                    policy_kwargs={"net_arch": [16]})
+    player = SB3Policy(model)
+    pz = __import__("cardenvs").make("line_v0")
+    pz.reset(seed=0)
+    obs = pz.observe(pz.agent_selection)
+    assert obs["action_mask"][player.act(obs)] == 1
+    res = agents.evaluate(model, "line_v0", against=["random"], games=4, workers=2, progress=False,
+                          verbose=False)
+    assert res.policy == "MaskablePPO" and res.scores["random"].games == 4
+    path = tmp_path / "model.zip"
+    model.save(path)
+    again = agents.evaluate(str(path), "line_v0", against=["random"], games=4, progress=False, verbose=False)
+    assert again.scores == res.scores  # the same network plays the same moves
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"games": 0}, "games must be a positive int"),
+    ({"workers": 0}, "workers must be a positive int"),
+    ({"against": ["grandmaster"]}, "against takes level names"),
+    ({"against": ["greedy", "greedy"]}, "twice"),
+    ({"against": []}, "against is empty"),
+    ({"players": 9}, "num_players"),
+])
+def test_bad_arguments_are_clear_errors(kwargs: dict, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        agents.evaluate(first_legal, "line_v0", progress=False, verbose=False, **kwargs)
+
+
+def test_bad_policies_are_clear_errors() -> None:
+    with pytest.raises(ValueError, match="neither a level of line_v0"):
+        agents.evaluate("no/such/file.npz", "line_v0", against=["random"], games=2, verbose=False)
+    with pytest.raises(TypeError, match="policy must be"):
+        agents.evaluate(42, "line_v0", against=["random"], games=2, verbose=False)
+    with pytest.raises(ValueError, match="is the level 'greedy' itself"):
+        agents.evaluate("greedy", "line_v0", against=["greedy"], games=2, verbose=False)
+
+
+def test_an_illegal_move_names_the_move() -> None:
+    with pytest.raises(ValueError, match="illegal|not legal"):
+        agents.evaluate(lambda obs: 4013, "line_v0", against=["random"], games=2, progress=False,
+                        verbose=False)
+
+
+def test_no_rating_where_the_ladder_has_none() -> None:
+    res = agents.evaluate(first_legal, "rummy432_v0", against=["random"], games=2, players=2,
+                          progress=False, verbose=False, max_turns_per_round=40, rounds_to_win=1)
+    assert res.rating is None and "default options" in res.unrated
+    res = agents.evaluate(first_legal, "line_v0", against=["trained"], games=2, progress=False, verbose=False)
+    assert res.rating is None and "published rating" in res.unrated
+
+
+def test_the_ladder_scale_is_the_published_tables() -> None:
+    """LADDER_SCALE holds the ratings of docs/results/<env>_<n>p.md (mu, 2 sigma / 2)."""
+    found = {}
+    for path in sorted((ROOT / "docs" / "results").glob("*_[0-9]p.md")):
+        env, n = re.match(r"(.+)_(\d)p\.md", path.name).groups()
+        text = path.read_text()
+        rows = re.findall(r"^\| (\w+) \| [\d.]+% \| \[.*?\] \| \d+ \| [-+\d.]+ \| ([-\d.]+) ± ([\d.]+) \|",
+                          text, re.M)
+        found[(env, int(n))] = {lvl: (float(mu), float(two) / 2) for lvl, mu, two in rows}
+        assert LADDER_SCALE[(env, int(n))].source == f"docs/results/{path.name}"
+    assert found == {k: v.ratings for k, v in LADDER_SCALE.items()}, (
+        "docs/results/<env>_<n>p.md changed: copy its ratings into agents/evaluation.py LADDER_SCALE")
+
+
+def test_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out, js = tmp_path / "t.md", tmp_path / "t.json"
+    assert main(["greedy", "--env", "line_v0", "--against", "random", "--games", "4", "--no-progress",
+                 "--out", str(out), "--json", str(js)]) == 0
+    printed = capsys.readouterr().out
+    assert "| random | 4 |" in printed and out.read_text() in printed
+    data = json.loads(js.read_text())
+    assert data["scores"]["random"]["games"] == 4 and data["rating"]["source"].endswith("line_v0_2p.md")
+    with pytest.raises(SystemExit):
+        main(["nonsense", "--env", "line_v0", "--games", "2"])
+    assert "neither a level" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------ callables in the other tools
+
+
+def test_play_game_and_the_tournament_take_plain_functions() -> None:
+    result = agents.play_game("line_v0", [first_legal, agents.make_agent("line_v0", "random", seed=0)], seed=3)
+    assert sorted(result.rewards) in ([-1.0, 1.0], [0.0, 0.0])
+    labels, objects = entrant_labels(["greedy", first_legal, first_legal])
+    assert labels == ["greedy", "first_legal", "first_legal#2"] and set(objects) == set(labels[1:])
+    for workers in (1, 2):
+        rep = tournament("line_v0", ["random", first_legal], players=2, games=4, workers=workers,
+                         progress=False)
+        assert rep.levels == ["random", "first_legal"] and rep.overall["first_legal"][1] == 4
