@@ -13,14 +13,16 @@ import cardenvs
 from cardenvs.core.loop import Turn
 
 from .arena import play_between
+from .cli import HelpFormatter, prog
 from .coach import Coach
 from .ladder import cast, make_agent
 
 
 def main(argv: list[str] | None = None) -> None:
     """Play one demo game and print it move by move."""
-    ap = argparse.ArgumentParser(description="Agents play a rendered game; the coach comments.")
-    ap.add_argument("--env", default=next(iter(cardenvs.ENVS)), choices=list(cardenvs.ENVS))
+    ap = argparse.ArgumentParser(prog=prog("agents.demo"), formatter_class=HelpFormatter,
+                                 description="Agents play a rendered game; the coach comments.")
+    ap.add_argument("--env", default=next(iter(cardenvs.ENVS)), choices=list(cardenvs.ENVS), help="the game")
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--quiet", action="store_true", help="print only the moves, not every table")

@@ -25,6 +25,7 @@ from cardenvs.core.game import Game
 from cardenvs.core.loop import Turn
 from cardenvs.core.loop import play as play_loop
 
+from .cli import HelpFormatter, prog
 from .coach import Coach
 from .ladder import LEVELS, opponents
 
@@ -254,13 +255,12 @@ def _brief(info: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Command-line entry point."""
-    ap = argparse.ArgumentParser(prog="python -m agents.play", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("env", choices=list(cardenvs.ENVS))
-    ap.add_argument("--players", type=int, default=None)
+    ap = argparse.ArgumentParser(prog=prog("agents.play"), description=__doc__, formatter_class=HelpFormatter)
+    ap.add_argument("env", choices=list(cardenvs.ENVS), help="the game")
+    ap.add_argument("--players", type=int, default=None, help="seats (default: the game's default)")
     ap.add_argument("--opponents", default="planner",
                     help="level: " + ", ".join(LEVELS) + ", trained (where shipped) or policy:FILE.npz")
-    ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--seed", type=int, default=None, help="the deal (default: a fresh one)")
     ap.add_argument("--coach", action="store_true", help="the coach comments on each of your moves")
     args = ap.parse_args(argv)
     try:

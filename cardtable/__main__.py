@@ -50,8 +50,9 @@ def positive(text: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Parse the arguments and serve until interrupted."""
-    ap = argparse.ArgumentParser(prog="python -m cardtable", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    from agents.cli import HelpFormatter, prog
+
+    ap = argparse.ArgumentParser(prog=prog("cardtable"), description=__doc__, formatter_class=HelpFormatter)
     ap.add_argument("--host", default="127.0.0.1")
     ap.add_argument("--port", type=int, default=8000)
     ap.add_argument("--data", default="./data", help="folder of the SQLite file (created if missing)")

@@ -39,7 +39,6 @@ import csv  # noqa: E402
 import datetime as dt  # noqa: E402
 import json  # noqa: E402
 import math  # noqa: E402
-import platform  # noqa: E402
 import shlex  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
@@ -50,6 +49,9 @@ from typing import Any  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
+from reporting import machine  # noqa: E402  (this folder)
+
+from agents.cli import HelpFormatter  # noqa: E402
 from agents.tournament import wilson  # noqa: E402
 from experiments.reporting import command_line  # noqa: E402
 
@@ -113,7 +115,7 @@ class RunRecord:
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """The command line."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=HelpFormatter)
     ap.add_argument("--env", default="lineit_v0", choices=["lineit_v0", "line_v0", "rummy432_v0"])
     ap.add_argument("--players", type=int, default=2, choices=[2], help="two players (the table's setting)")
     ap.add_argument("--methods", nargs="+", default=list(METHODS), choices=list(METHODS))
@@ -139,7 +141,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--expert-games", type=int, default=40, help="final games against the expert (slow)")
     ap.add_argument("--levels", nargs="+", default=list(LEVELS), choices=list(LEVELS),
                     help="levels of the final evaluation")
-    ap.add_argument("--out-dir", default="runs/baselines", help="run folders go to OUT_DIR/<env>/")
+    ap.add_argument("--out-dir", default=str(Path(__file__).resolve().parents[1] / "runs" / "baselines"),
+                    help="run folders go to OUT_DIR/<env>/")
     ap.add_argument("--docs", default="docs",
                     help="the report goes to DOCS/results/baselines/ and DOCS/img/baselines_<env>.png")
     ap.add_argument("--resume", action="store_true",
@@ -446,8 +449,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     meta: dict[str, Any] = {
         "driver": driver,
         "date": dt.date.today().isoformat(),
-        "machine": f"2 CPU cores ({platform.processor() or platform.machine()}), one process at a time, "
-                   "1 torch thread",
+        "machine": f"{machine()}; one process at a time, 1 torch thread",
         "budgets": {k: getattr(args, k) for k in BUDGET_OPTIONS},
     }
     meta["budgets"]["eval_every"] = args.eval_every or max(1, args.steps // 5)

@@ -23,6 +23,7 @@ import numpy as np
 
 import agents
 import cardenvs
+from agents.cli import HelpFormatter
 from cardenvs.core.game import Game
 from cardenvs.core.loop import Turn, play
 
@@ -69,12 +70,12 @@ def time_level(env_name: str, level: str, players: int, games: int, coach: agent
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=HelpFormatter)
     ap.add_argument("--envs", nargs="*", default=list(cardenvs.ENVS))
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--games", type=int, default=2)
     ap.add_argument("--max-moves", type=int, default=300, help="decisions timed per game at most")
-    ap.add_argument("--out", default="results/bench_agents.md")
+    ap.add_argument("--out", default=str(Path(__file__).resolve().parents[1] / "results" / "bench_agents.md"))
     args = ap.parse_args()
     from tqdm import tqdm
 

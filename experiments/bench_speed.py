@@ -34,6 +34,7 @@ from pathlib import Path
 import numpy as np
 
 import cardenvs
+from agents.cli import HelpFormatter
 
 #: the timer of every measurement: CPU time of this process by default, so that other
 #: jobs on a shared machine slow the figures down less (``--clock wall`` for wall time)
@@ -214,12 +215,12 @@ def peer_versions() -> str:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=HelpFormatter)
     ap.add_argument("--envs", nargs="*", default=list(cardenvs.ENVS))
     ap.add_argument("--players", nargs="*", type=int, default=[2, 4])
     ap.add_argument("--seconds", type=float, default=1.0, help="length of one timed run")
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--out", default="results/bench_speed.md")
+    ap.add_argument("--out", default=str(Path(__file__).resolve().parents[1] / "results" / "bench_speed.md"))
     ap.add_argument("--compare", action="store_true", help="also time the peer libraries")
     ap.add_argument("--clock", choices=["cpu", "wall"], default="cpu",
                     help="cpu: process CPU time (robust on shared machines); wall: elapsed time")

@@ -31,6 +31,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from agents.cli import HelpFormatter  # noqa: E402
+
 CONFIGS = [  # label, n_envs, fast, vec
     ("stock, 1 env", 1, False, "dummy"),
     ("stock, 8 envs", 8, False, "dummy"),
@@ -94,14 +96,14 @@ def run_isolated(args: argparse.Namespace, env_name: str, n: int, fast: bool, ve
 def main() -> None:
     import cardenvs
 
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=HelpFormatter)
     ap.add_argument("--envs", nargs="*", default=list(cardenvs.ENVS), choices=list(cardenvs.ENVS))
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--steps", type=int, default=8192)
     ap.add_argument("--n-steps", type=int, default=128, help="rollout length per env")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--configs", nargs="*", default=[c[0] for c in CONFIGS], help="subset of the labels")
-    ap.add_argument("--out", default="results/bench_train.md")
+    ap.add_argument("--out", default=str(Path(__file__).resolve().parents[1] / "results" / "bench_train.md"))
     ap.add_argument("--job", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.job:

@@ -49,6 +49,7 @@ import numpy as np
 
 import agents
 import cardenvs
+from agents.cli import HelpFormatter
 from agents.scorer import ScorerPolicy, action_features
 from agents.search import SEARCH_SETTINGS
 from cardenvs.core.loop import Turn, play
@@ -442,7 +443,7 @@ def evaluate(env: str, players: int, policy: str, level: str, games: int, worker
 # ----------------------------------------------------------------------------- main
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """The command line."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=HelpFormatter)
     ap.add_argument("--env", default="lineit_v0", choices=list(cardenvs.ENVS))
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--teacher", default="expert",
@@ -474,7 +475,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--data", default=None, help="reuse/extend labels saved here (.npz) by an earlier run")
     ap.add_argument("--eval-levels", nargs="*", default=["greedy", "planner"])
     ap.add_argument("--eval-games", type=int, default=200)
-    ap.add_argument("--out", default=None, help="run folder (default runs/distill/<env>_s<seed>)")
+    ap.add_argument("--out", default=None, help="run folder (default: <repo>/runs/distill/<env>_s<seed>)")
     ap.add_argument("--export", default=None, help="also copy the final policy here")
     rank = ap.add_mutually_exclusive_group()
     rank.add_argument("--ladder-after", default=None, metavar="LEVEL", choices=agents.LEVELS,
@@ -497,6 +498,10 @@ def _load_labels(path: Path) -> Labels:
         return Labels(z["obs"], z["legal"], z["feats"], z["start"], z["label"], z["game"], value)
 
 
+#: run folders go here by default, whatever the working directory (git ignores it)
+RUNS = Path(__file__).resolve().parents[1] / "runs"
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     """Label, fit, run the DAgger rounds, export and evaluate, as the command line says."""
     args = parse_args(argv)
@@ -507,7 +512,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
     began = time.time()
-    out = Path(args.out or f"runs/distill/{args.env}_s{args.seed}")
+    out = Path(args.out or RUNS / f"distill/{args.env}_s{args.seed}")
     out.mkdir(parents=True, exist_ok=True)
     game = cardenvs.game_class(args.env)(args.players)
     summary: dict[str, Any] = {"command": command_line("experiments.distill", argv), "env": args.env,

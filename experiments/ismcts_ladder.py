@@ -28,6 +28,7 @@ import numpy as np
 
 import cardenvs
 from agents.base import Agent
+from agents.cli import HelpFormatter
 from agents.ismcts import DEFAULT_BUDGET, make_ismcts, parse_level
 from agents.ladder import make_agent
 from agents.tournament import Match, MatchResult, analyse, play_match
@@ -93,7 +94,7 @@ def run(matches: Sequence[Match], workers: int, wired: bool, desc: str) -> list[
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=HelpFormatter)
     ap.add_argument("--envs", nargs="*", default=list(cardenvs.ENVS), choices=list(cardenvs.ENVS))
     ap.add_argument("--levels", nargs="*", default=list(LEVELS), help="ladder levels to play against ISMCTS")
     ap.add_argument("--games", type=int, default=20, help="games per pairing (seats alternate)")

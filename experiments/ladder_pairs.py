@@ -31,8 +31,12 @@ from pathlib import Path
 
 import agents
 import cardenvs
+from agents.cli import HelpFormatter
 from agents.tournament import Match, points, run_matches, wilson
-from experiments.reporting import command_line
+from experiments.reporting import command_line, machine
+
+#: the machine, read when the script starts (the load before any game is played)
+MACHINE = machine()
 
 
 @dataclass
@@ -91,7 +95,7 @@ def markdown(env: str, players: int, rows: list[PairResult], command: str) -> st
         lines.append(f"| {r.lower} → {r.upper} | {r.games:,} | {r.share:.1%} [{r.low:.1%}, {r.high:.1%}] | "
                      f"{r.shared_wins} | {sep} | {r.seconds / 60:.1f} min |")
     lines += ["", f"Command: `{command}`", "",
-              f"Measured {datetime.date.today().isoformat()} on a shared 2-core machine."]
+              f"Measured {datetime.date.today().isoformat()} on {MACHINE}."]
     return "\n".join(lines) + "\n"
 
 
@@ -110,7 +114,7 @@ def split_pair(text: str) -> tuple[str, str] | None:
 
 def main(argv: list[str] | None = None) -> list[PairResult]:
     """Measure the pairs the command line names and print (and write) the table."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=HelpFormatter)
     ap.add_argument("--env", default="lineit_v0", choices=list(cardenvs.ENVS))
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--games", type=int, default=400, help="games per pair")

@@ -47,6 +47,8 @@ from typing import Any
 import numpy as np
 from websockets.asyncio.client import connect
 
+from agents.cli import HelpFormatter
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -253,7 +255,7 @@ def report(args: argparse.Namespace, stats: Stats, elapsed: float, peaks: Peaks,
 
 def main(argv: list[str] | None = None) -> int:
     """Run the load test; exit status 1 if p95 is over ``--goal-ms``."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=HelpFormatter)
     ap.add_argument("--rooms", type=int, default=100)
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--game", default="rummy432_v0", choices=["line_v0", "lineit_v0", "rummy432_v0"])

@@ -30,6 +30,7 @@ from tqdm import tqdm
 
 import agents
 import cardenvs
+from agents.cli import HelpFormatter
 from agents.knowledge import spec
 from agents.ladder import make_agent
 from agents.search import SearchAgent
@@ -92,7 +93,7 @@ def _oracle_game(args: tuple[str, str, int, int]) -> float:
 
 def main(argv: list[str] | None = None) -> tuple[float, float, float]:
     """Share (and 95% Wilson interval) of the oracle against ``--against``."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=HelpFormatter)
     ap.add_argument("--env", required=True, choices=sorted(HIDDEN_PILE))
     ap.add_argument("--against", default="planner", help="a ladder level (or policy:FILE.npz)")
     ap.add_argument("--games", type=int, default=400)

@@ -37,3 +37,15 @@ def publish(text: str, out: Path | str | None) -> None:
         path = Path(out)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
+
+
+def machine() -> str:
+    """This machine in a few words, for a table's footnote: the OS and architecture, the
+    cores, the Python, and the load when measuring started (a shared machine is slower)."""
+    import os
+    import platform
+
+    cores = os.cpu_count() or 1
+    load = f", load {os.getloadavg()[0]:.1f} at the start" if hasattr(os, "getloadavg") else ""
+    return (f"{platform.system()} {platform.machine()}, {cores} core{'s' if cores != 1 else ''}, "
+            f"Python {platform.python_version()}{load}")

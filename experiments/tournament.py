@@ -16,18 +16,20 @@ from pathlib import Path
 
 import agents
 import cardenvs
+from agents.cli import HelpFormatter
 from agents.tournament import analyse, run_matches, schedule
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=HelpFormatter)
     ap.add_argument("--env", default="line_v0", choices=list(cardenvs.ENVS))
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--levels", nargs="*", default=None, help="levels to play (default: the whole ladder)")
     ap.add_argument("--games", type=int, default=100, help="games per pairing (2p) or per group (3+ players)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--out", default="results")
+    ap.add_argument("--out", default=str(Path(__file__).resolve().parents[1] / "results"),
+                    help="folder of the tables (the repository's results/, whatever the working directory)")
     args = ap.parse_args()
     levels = args.levels or agents.levels(args.env)
     matches = schedule(args.env, levels, args.players, args.games, args.seed)

@@ -35,6 +35,7 @@ import numpy as np
 import agents
 import cardenvs
 from agents import sb3_speedups
+from agents.cli import HelpFormatter
 from agents.knowledge import spec
 from agents.trained import NumpyPolicy, TrainedAgent, export_sb3
 from cardenvs.core.loop import Turn, play
@@ -317,7 +318,7 @@ def plot_curve(csv_path: Path, png_path: Path, title: str) -> None:
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """The command line (``--help`` lists the options in this order)."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=HelpFormatter)
     ap.add_argument("--env", default="line_v0", choices=list(cardenvs.ENVS))
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--steps", type=int, default=200_000, help="PPO steps (0: imitation only)")
@@ -346,7 +347,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--eval-games", type=int, default=40)
     ap.add_argument("--eval-levels", nargs="*", default=None, help="default: every non-search level")
     ap.add_argument("--workers", type=int, default=1, help="processes for evaluation games")
-    ap.add_argument("--out", default=None, help="run folder (default runs/<env>_<players>p_s<seed>)")
+    ap.add_argument("--out", default=None,
+                    help="run folder (default: <repo>/runs/<env>_<players>p_s<seed>)")
     ap.add_argument("--export", default=None, help="write the final numpy policy here")
     ap.add_argument("--round-reward", type=float, default=0.0,
                     help="rummy432_v0: extra reward per round won (+W) or lost (-W), to densify the signal")
@@ -587,6 +589,10 @@ def finish(run: Run, venv: VecEnv, start: float) -> None:
     print(f"done in {time.time() - start:.0f} s; logs, checkpoint and learning_curve.png in {run.out}")
 
 
+#: run folders go here by default, whatever the working directory (git ignores it)
+RUNS = Path(__file__).resolve().parents[1] / "runs"
+
+
 def main(argv: list[str] | None = None) -> None:
     """Train as the command line says: build, imitate (optionally), train, evaluate, export."""
     args = parse_args(argv)
@@ -598,7 +604,7 @@ def main(argv: list[str] | None = None) -> None:
     options = game_options(args.option)
     cardenvs.game_class(args.env)(args.players, **options)  # validate early, clear error
     settings = ppo_settings(args)
-    out = Path(args.out or f"runs/{args.env}_{args.players}p_s{args.seed}")
+    out = Path(args.out or RUNS / f"{args.env}_{args.players}p_s{args.seed}")
     (out / "snapshots").mkdir(parents=True, exist_ok=True)
     venv, scale = build_envs(args, options, out)
     model = build_model(args, venv, settings, out)

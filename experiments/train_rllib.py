@@ -38,6 +38,7 @@ from typing import Any
 
 import agents
 import cardenvs
+from agents.cli import HelpFormatter
 from agents.trained import export_rllib
 from experiments.reporting import game_options
 
@@ -48,7 +49,7 @@ CSV_FIELDS = ["iteration", "wall_s", "iter_s", "env_steps", "env_steps_per_s", "
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=HelpFormatter)
     ap.add_argument("--env", default="line_v0", choices=list(cardenvs.ENVS))
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
@@ -76,7 +77,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--eval-levels", default="random,greedy,planner")
     ap.add_argument("--eval-workers", type=int, default=1, help="processes for evaluation games")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--out", default=None, help="run folder (default runs/rllib_<env>_<players>p_s<seed>)")
+    ap.add_argument("--out", default=None,
+                    help="run folder (default: <repo>/runs/rllib_<env>_<players>p_s<seed>)")
     ap.add_argument("--export", default=None, help="final numpy policy (default <out>/policy.npz)")
     ap.add_argument("--checkpoint", action="store_true", help="also save an RLlib checkpoint in <out>")
     ap.add_argument("--no-progress", action="store_true")
@@ -141,6 +143,10 @@ def row_of(it: int, result: dict[str, Any], wall: float) -> dict[str, Any]:
     }
 
 
+#: run folders go here by default, whatever the working directory (git ignores it)
+RUNS = Path(__file__).resolve().parents[1] / "runs"
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     import ray
@@ -151,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
 
     torch.set_num_threads(1)  # the learner runs in this process; 2 threads on 2 shared cores crawl
     options = game_options(args.option)
-    out = Path(args.out or f"runs/rllib_{args.env}_{args.players}p_s{args.seed}")
+    out = Path(args.out or RUNS / f"rllib_{args.env}_{args.players}p_s{args.seed}")
     out.mkdir(parents=True, exist_ok=True)
     export = Path(args.export or out / "policy.npz")
     env_config: dict[str, Any] = {"env_name": args.env, "num_players": args.players, "options": options,

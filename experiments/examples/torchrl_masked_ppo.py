@@ -29,6 +29,7 @@ import gymnasium
 import numpy as np
 
 import cardenvs
+from agents.cli import HelpFormatter
 from agents.ladder import make_agent
 from cardenvs.core.wrappers import SingleAgentEnv, observation_scale
 
@@ -89,7 +90,7 @@ def make_env(env_name: str, players: int, seed: int, tally: Tally, scale: np.nda
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0], formatter_class=HelpFormatter)
     p.add_argument("--env", default="lineit_v0", choices=sorted(cardenvs.GAMES),
                    help="lineit_v0 shows a win-rate gain over random within a few thousand steps")
     p.add_argument("--players", type=int, default=2)

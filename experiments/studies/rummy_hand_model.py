@@ -43,6 +43,7 @@ import numpy as np
 from tqdm import tqdm
 
 import cardenvs
+from agents.cli import HelpFormatter
 from agents.games.rummy432 import OpponentMemory, Rummy432Knowledge
 from agents.heuristic import HeuristicAgent
 from agents.knowledge import Memory, SeatMemories
@@ -208,7 +209,7 @@ def command_line(argv: list[str] | None) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=HelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
     f = sub.add_parser("fit", help="fit the weights and write the model file")
     f.add_argument("--games", type=int, default=3000)

@@ -44,6 +44,7 @@ import numpy as np
 from tqdm import tqdm
 
 import cardenvs
+from agents.cli import HelpFormatter
 from agents.games.rummy432 import Rummy432Knowledge
 from agents.heuristic import HeuristicAgent
 from agents.knowledge import spec
@@ -184,7 +185,7 @@ def report(rows: list[dict[str, Any]], specs: dict[str, dict[str, Any]], command
 
 
 def main(argv: list[str] | None = None) -> str:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=HelpFormatter)
     ap.add_argument("--games", type=int, default=18)
     ap.add_argument("--seed", type=int, default=1000, help="first deal")
     ap.add_argument("--variant", action="append", default=[], metavar="NAME=JSON",

@@ -37,6 +37,7 @@ import numpy as np
 from tqdm import tqdm
 
 import cardenvs
+from agents.cli import HelpFormatter
 from agents.games.rummy432 import Rummy432Knowledge
 from agents.heuristic import HeuristicAgent
 from agents.knowledge import SeatMemories
@@ -156,7 +157,7 @@ def table(rows: list[dict[str, Any]], clock: dict[str, float], deals: dict[str, 
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=HelpFormatter)
     ap.add_argument("--games", type=int, default=6)
     ap.add_argument("--seed", type=int, default=5000, help="first deal")
     ap.add_argument("--samples", type=int, default=32, help="worlds per position and deal")

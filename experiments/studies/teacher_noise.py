@@ -30,6 +30,7 @@ import numpy as np
 
 import agents
 import cardenvs
+from agents.cli import HelpFormatter
 from agents.tournament import wilson
 from cardenvs.core.loop import play
 from experiments import distill
@@ -79,7 +80,7 @@ def parse_budget_arg(text: str) -> tuple[str, dict[str, Any]]:
 
 def main(argv: list[str] | None = None) -> list[tuple[str, dict[str, float]]]:
     """Measure the expert and every ``--budget`` teacher; print the table (markdown)."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=HelpFormatter)
     ap.add_argument("--env", default="lineit_v0", choices=list(cardenvs.ENVS))
     ap.add_argument("--positions", type=int, default=60)
     ap.add_argument("--stride", type=int, default=3, help="take every k-th decision (spread over the game)")

@@ -70,6 +70,7 @@ torch.set_num_threads(1)
 import agents  # noqa: E402
 import cardenvs  # noqa: E402
 from agents.base import Agent  # noqa: E402
+from agents.cli import HelpFormatter  # noqa: E402
 from agents.games.lineit import LineItKnowledge  # noqa: E402
 from agents.tournament import Match, play_match, points, wilson  # noqa: E402
 from cardenvs.core.loop import Turn, play  # noqa: E402
@@ -259,7 +260,7 @@ def versus(agent: Agent | None, level: str, opponent: str, games: int, base: int
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(formatter_class=HelpFormatter)
     ap.add_argument("--games", type=int, default=800)
     ap.add_argument("--eval-games", type=int, default=200)
     ap.add_argument("--epochs", type=int, default=8)

@@ -17,11 +17,12 @@ import torch
 torch.set_num_threads(1)
 
 from agents import sb3_speedups  # noqa: E402
+from agents.cli import HelpFormatter  # noqa: E402
 from experiments import train  # noqa: E402
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(formatter_class=HelpFormatter)
     ap.add_argument("--env", default="lineit_v0")
     ap.add_argument("--teacher", default="greedy")
     ap.add_argument("--games", type=int, default=300)
