@@ -37,22 +37,32 @@ draws nothing, and cloning never shifts the sequence of deals.  This is what
 ``SAMPLED_STOCHASTIC`` game's generator through the C++ ``Game::GetRNGState``, which a
 Python game cannot provide.
 
-**Information: the player's View.**  ``observation_string(p)`` is a canonical text of
+**Observations: the player's View.**  ``observation_string(p)`` is a canonical text of
 ``Game.view(state, p)`` (one ``field=value`` per field of the View, so two states give
 the same string exactly when the player's Views are equal) and
 ``observation_tensor(p)`` is ``Game.encode(view)`` (``Game.observation_size()``
-floats, one tensor named ``"view"``).  ``information_state_string`` and
-``information_state_tensor`` answer the same View, because OpenSpiel's ISMCTS keys its
-tree on them by default.  But a View is not an OpenSpiel information state: that is
-the player's whole action-observation history (perfect recall), and a View forgets,
-for instance, which opponent put a card where.  So the game type says
-``provides_information_state_string = provides_information_state_tensor = False`` and
-``provides_observation_string = provides_observation_tensor = True``: algorithms that
-need perfect recall (CFR and friends) are told the truth, and search keyed on the View
-(``ISMCTSBot(..., use_observation_string=True)``, what
-:class:`agents.ismcts.ISMCTSAgent` does) uses what is provided.  Observers are given
-for the player's own view only (public and single-player private information);
-other observation types raise ``ValueError``.
+floats, one tensor named ``"view"``).
+
+**Information states: the player's history (perfect recall).** A View forgets, for
+instance, which opponent put a card where; an OpenSpiel information state is the
+player's whole action-observation history. ``information_state_string(p)`` is that
+history as text, one line per event: ``view <View text>`` for the deal as ``p`` saw it,
+then for every move ``move <k> seat <s>`` (followed by the move's text when ``s`` is
+``p``: a player remembers their own moves; others' moves show only through the next
+View) and ``view <View text>`` after it. Two states of one game give the same string
+exactly when ``p`` saw the same Views and made the same moves. The moves are recorded as
+they are applied; the history is replayed from them on the first request and kept up to
+date by each later move (so a state that is never asked pays nothing). A state made by
+:meth:`CardenvsState.resample_from_infostate` keeps the resampling player's history (so
+``ISMCTSBot`` keyed on information states finds its root again); the other players'
+histories in it start at the resampled position. There is no information-state *tensor*
+(a history has no fixed size): ``provides_information_state_string = True``,
+``provides_information_state_tensor = False``, ``provides_observation_string =
+provides_observation_tensor = True``. Search keyed on the View (``ISMCTSBot(...,
+use_observation_string=True)``, what :class:`agents.ismcts.ISMCTSAgent` does) is cheaper
+per call. Observers are given for the player's own view only (public and single-player
+private information; perfect recall for the information state); other observation types
+raise ``ValueError``.
 
 **Resampling.**  :meth:`CardenvsState.resample_from_infostate` builds the hidden part
 of the state (opponents' unknown cards, the pile order, the state's future chance seed)
@@ -281,7 +291,7 @@ def _game_type(cls: type[Game[Any, Any]], num_players: int | None) -> Any:
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=cls.max_players,
         min_num_players=cls.min_players,
-        provides_information_state_string=False,
+        provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
@@ -355,7 +365,9 @@ class CardenvsGame(pyspiel.Game):
 
 class ViewObserver:
     """OpenSpiel's Python observer of the player's View: ``tensor`` is
-    ``Game.encode(view)``, the string :func:`view_text`."""
+    ``Game.encode(view)``, the string :func:`view_text`; with ``perfect_recall`` (the
+    information state) the string is the player's history
+    (:meth:`CardenvsState.history_text`) and there is no tensor."""
 
     def __init__(self, rules: Game[Any, Any], iig_obs_type: Any = None, params: Any = None) -> None:
         if params:
@@ -369,19 +381,39 @@ class ViewObserver:
                 "player's private information)"
             )
         self.rules = rules
-        self.tensor = np.zeros(rules.observation_size(), np.float32)
-        self.dict = {"view": self.tensor}
+        self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        self.tensor = np.zeros(0 if self.perfect_recall else rules.observation_size(), np.float32)
+        self.dict = {"view": self.tensor} if not self.perfect_recall else {}
 
     def set_from(self, state: CardenvsState, player: int) -> None:
         """Write ``player``'s encoded View of ``state`` into :attr:`tensor`."""
+        if self.perfect_recall:
+            raise ValueError("cardenvs games have no information-state tensor (a history has no fixed "
+                             "size); use information_state_string, or observation_tensor for the View")
         self.tensor[:] = self.rules.observe(state.core_state(), player)
 
     def string_from(self, state: CardenvsState, player: int) -> str:
-        """``player``'s View of ``state`` as canonical text."""
+        """``player``'s View of ``state`` as canonical text (with perfect recall: their history)."""
+        if self.perfect_recall:
+            return state.history_text(player)
         return view_text(self.rules.view(state.core_state(), player))
 
 
 # ----------------------------------------------------------------------- the state
+
+
+class _Root:
+    """The position a state's history starts from, with its chance seed: shared by the
+    state's clones (``copy.deepcopy`` gives the object itself), never edited."""
+
+    __slots__ = ("state", "seed")
+
+    def __init__(self, state: Any, seed: int) -> None:
+        self.state = state
+        self.seed = seed
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Root:
+        return self
 
 
 class CardenvsState(pyspiel.State):
@@ -390,6 +422,57 @@ class CardenvsState(pyspiel.State):
     def __init__(self, game: CardenvsGame) -> None:
         super().__init__(game)
         self._core = _Core(game.rules, deal=game._next_deal)
+        #: where the recorded moves start from (set before the first move)
+        self._root: _Root | None = None
+        #: the action ids applied since ``_root``
+        self._moves: list[int] = []
+        #: player -> their history before ``_root`` (a resampled state keeps the resampler's)
+        self._past: dict[int, str] = {}
+        #: every player's history lines, once asked for (then kept up to date by each move)
+        self._lines: list[list[str]] | None = None
+
+    def _start(self) -> _Root:
+        """The root of the recorded history (the current position if nothing was played)."""
+        if self._root is None:
+            core = self._core
+            self._root = _Root(core.game.clone(core.ensure()), core.seed)
+        return self._root
+
+    def _history_lines(self) -> list[list[str]]:
+        """Every player's history as lines, replayed from the root on the first request
+        and kept up to date by each later move (so a game that is asked at every step
+        pays for every View once, not once per request)."""
+        if self._lines is None:
+            g = self._core.game
+            root = self._start()
+            s = g.clone(root.state)
+            seed = root.seed
+            n = g.num_players
+            lines = [[self._past[p] if p in self._past else f"view {view_text(g.view(s, p))}"]
+                     for p in range(n)]
+            for k, action in enumerate(self._moves, 1):
+                mover = g.current_player(s)
+                chance = _LazyRng(seed)
+                g.apply(s, action, cast(np.random.Generator, chance))
+                seed = chance.next_seed()
+                self._extend(lines, g, s, k, mover, action)
+            self._lines = lines
+        return self._lines
+
+    @staticmethod
+    def _extend(lines: list[list[str]], g: Game[Any, Any], s: Any, k: int, mover: int, action: int) -> None:
+        for p, own in enumerate(lines):
+            own.append(f"move {k} seat {mover} {g.describe_action(action)}" if p == mover
+                       else f"move {k} seat {mover}")
+            own.append(f"view {view_text(g.view(s, p))}")
+
+    def history_text(self, player: int) -> str:
+        """``player``'s information state: their Views and own moves since the deal (see
+        the module docstring); what ``information_state_string(player)`` answers."""
+        n = self._core.game.num_players
+        if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or not 0 <= player < n:
+            raise ValueError(f"player must be a seat 0..{n - 1}, got {player!r}")
+        return "\n".join(self._history_lines()[int(player)])
 
     # -------------------------------------------------------------- the wrapped state
     @property
@@ -423,10 +506,16 @@ class CardenvsState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         """Play ``action`` through ``Game.apply`` (chance from the state's own seed)."""
         core = self._core
+        self._start()
         s = core.ensure()
+        g = core.game
+        mover = g.current_player(s)
         chance = _LazyRng(core.seed)
-        core.game.apply(s, int(action), cast(np.random.Generator, chance))
+        g.apply(s, int(action), cast(np.random.Generator, chance))
         core.seed = chance.next_seed()
+        self._moves.append(int(action))
+        if self._lines is not None:
+            self._extend(self._lines, g, s, len(self._moves), mover, int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         """The move text (the game's notation) of ``action``."""
@@ -472,6 +561,7 @@ class CardenvsState(pyspiel.State):
         view = g.view(self._core.ensure(), player_id)
         out = CardenvsState(self.get_game())
         out._core = _Core(g, g.sample_state(view, rng), int(rng.integers(_SEED_BOUND)))
+        out._past = {player_id: self.history_text(player_id)}
         return out
 
 

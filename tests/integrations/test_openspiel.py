@@ -62,8 +62,8 @@ def test_game_type_and_info(env: str) -> None:
     assert t.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
     assert t.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     assert t.reward_model == pyspiel.GameType.RewardModel.TERMINAL
-    # the View is not a perfect-recall information state: only observations are claimed
-    assert not t.provides_information_state_string and not t.provides_information_state_tensor
+    # the information state is the player's history (a string); a history has no fixed-size tensor
+    assert t.provides_information_state_string and not t.provides_information_state_tensor
     assert t.provides_observation_string and t.provides_observation_tensor
     assert t.utility == pyspiel.GameType.Utility.ZERO_SUM and two.utility_sum() == 0.0
     assert (two.min_utility(), two.max_utility()) == (-1.0, 1.0)
@@ -183,22 +183,19 @@ def test_a_clone_replays_the_same_chance() -> None:
 
 
 @pytest.mark.parametrize("env", ENVS)
-def test_strings_and_tensors_are_the_view(env: str) -> None:
+def test_observation_strings_and_tensors_are_the_view(env: str) -> None:
     game = osp.load_game(env, 2, rng_seed=8)
     rules = game.rules
     for state in _random_states(game, 5, 2):
         for p in range(2):
             view = rules.view(state.core_state(), p)
-            text = osp.view_text(view)
-            assert state.observation_string(p) == text
-            assert state.information_state_string(p) == text
-            enc = rules.encode(view)
-            np.testing.assert_array_equal(np.asarray(state.observation_tensor(p), np.float32), enc)
-            np.testing.assert_array_equal(np.asarray(state.information_state_tensor(p), np.float32), enc)
+            assert state.observation_string(p) == osp.view_text(view)
+            np.testing.assert_array_equal(np.asarray(state.observation_tensor(p), np.float32),
+                                          rules.encode(view))
 
 
 @pytest.mark.parametrize("env", ENVS)
-def test_info_state_strings_equal_exactly_when_views_equal(env: str) -> None:
+def test_observation_strings_equal_exactly_when_views_equal(env: str) -> None:
     game = osp.load_game(env, 2, rng_seed=9)
     rules = game.rules
     rng = np.random.default_rng(3)
@@ -211,7 +208,62 @@ def test_info_state_strings_equal_exactly_when_views_equal(env: str) -> None:
     for s1, p1 in pairs:
         for s2, p2 in pairs:
             same_view = rules.view(s1.core_state(), p1) == rules.view(s2.core_state(), p2)
-            assert (s1.information_state_string(p1) == s2.information_state_string(p2)) == same_view
+            assert (s1.observation_string(p1) == s2.observation_string(p2)) == same_view
+
+
+@pytest.mark.parametrize("env", ENVS)
+def test_information_state_is_the_players_history(env: str) -> None:
+    """Perfect recall: the deal's View, then per move the mover (and the move, for the
+    player's own), and the View after it; replayed, it is what was seen along the game."""
+    game = osp.load_game(env, 2, rng_seed=11, **SHORT[env])
+    rules = game.rules
+    state = game.new_initial_state()
+    seen: list[list[str]] = [[f"view {osp.view_text(state.view(p))}"] for p in range(2)]
+    rng = np.random.default_rng(2)
+    for k in range(1, 25):
+        if state.is_terminal():
+            break
+        mover = state.current_player()
+        action = int(rng.choice(state.legal_actions()))
+        text = rules.describe_action(action)
+        state.apply_action(action)
+        for p in range(2):
+            seen[p].append(f"move {k} seat {mover} {text}" if p == mover else f"move {k} seat {mover}")
+            seen[p].append(f"view {osp.view_text(state.view(p))}")
+        for p in range(2):
+            assert state.information_state_string(p) == "\n".join(seen[p])
+    clone = state.clone()
+    assert clone.information_state_string(0) == state.information_state_string(0)
+    with pytest.raises(Exception, match="no information-state tensor"):
+        state.information_state_tensor(0)
+
+
+@pytest.mark.parametrize("env", ENVS)
+def test_information_states_tell_apart_what_views_forget(env: str) -> None:
+    """Two histories that reach the same View differ as information states whenever
+    the player saw something different on the way; the same history gives the same string."""
+    game = osp.load_game(env, 2, rng_seed=12, **SHORT[env])
+    a = game.new_initial_state()
+    b = a.clone()
+    rng = np.random.default_rng(4)
+    for _ in range(6):
+        if a.is_terminal():
+            break
+        action = int(rng.choice(a.legal_actions()))
+        a.apply_action(action)
+        b.apply_action(action)
+    for p in range(2):
+        assert a.information_state_string(p) == b.information_state_string(p)
+        assert a.information_state_string(p).endswith(a.observation_string(p))
+    # a different first move from the same deal: the mover remembers it
+    c = game.new_initial_state()
+    legal = c.legal_actions()
+    if len(legal) > 1:
+        d = c.clone()
+        c.apply_action(legal[0])
+        d.apply_action(legal[1])
+        mover = 0
+        assert c.information_state_string(mover) != d.information_state_string(mover)
 
 
 def test_observers_are_the_players_own_view_only() -> None:
@@ -248,7 +300,9 @@ def test_resampling_keeps_the_players_view_and_varies_the_rest(env: str) -> None
                 assert rules.view(other.core_state(), p) == view
                 np.testing.assert_array_equal(rules.encode(rules.view(other.core_state(), p)), enc)
                 assert other.current_player() == state.current_player()
+                # the resampled state keeps the player's history (ISMCTS finds its root again)
                 assert other.information_state_string(p) == state.information_state_string(p)
+                assert other.observation_string(p) == state.observation_string(p)
                 hidden.add(_hidden(rules, other.core_state(), p))
             assert len(hidden) > 1, "the hidden cards were never re-dealt"
 
