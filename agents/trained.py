@@ -224,7 +224,7 @@ def export_rllib(source: Any, *, module_id: str | None = None, env_config: Mappi
 
     ``source``: an ``Algorithm`` (the structure of its env runners' ``module_id`` module,
     the weights of its learner), a ``MultiRLModule`` (its ``module_id``) or a torch ``RLModule``
-    (``ActionMaskingTorchRLModule`` / ``DefaultPPOTorchRLModule`` with an MLP encoder and
+    (``ActionMaskingPPOModule`` / ``DefaultPPOTorchRLModule`` with an MLP encoder and
     a policy head of one activation, tanh or relu; no layer norm).  ``env_config``: the
     ``cardenvs.integrations.rllib.CardEnv`` config trained on (``module_id`` defaults to
     its ``ppo_config``'s shared policy); its observation scale (unless ``obs_scale`` is given)

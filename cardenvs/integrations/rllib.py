@@ -13,9 +13,9 @@ that start Ray and :func:`ppo_config`.  What it gives:
 * :class:`CardEnv`: a turn-based ``MultiAgentEnv`` from a config dict (``env_name``,
   ``num_players``, the game's options, ``illegal_action``, ``opponents``).  Each
   observation is ``{"observations": <float32 vector>, "action_mask": <float32 0/1>}``,
-  the keys RLlib's ``ActionMaskingTorchRLModule`` (``ray.rllib.examples.rl_modules.
-  classes.action_masking_rlm``) reads.  Only the seat to move gets an observation; the
-  other seats' rewards are handed to RLlib every step, which holds them until that
+  the keys :class:`~cardenvs.integrations.rllib_module.ActionMaskingPPOModule` (and
+  RLlib's example ``ActionMaskingTorchRLModule``) read.  Only the seat to move gets an
+  observation; the other seats' rewards are handed to RLlib every step, which holds them until that
   seat acts again; at the end every learner seat gets its last observation.
 * Illegal moves: RLlib's env pre-check (``check_multiagent_environments``, run by every
   ``MultiAgentEnvRunner`` unless ``disable_env_checking``) steps an unmasked random
@@ -390,25 +390,29 @@ def ppo_config(env_config: Mapping[str, Any], *, env: str = DEFAULT_NAME,
                seed: int | None = None) -> Any:
     """A ``PPOConfig``: every learner seat maps to one shared action-masking policy (:data:`POLICY_ID`).
 
-    The policy is RLlib's ``ActionMaskingTorchRLModule`` (an MLP of ``hiddens`` with
-    ``activation``, separate critic, linear policy head), as ``agents.trained.export_rllib``
-    exports it.  ``env`` is a name given to :func:`register` (or the class).
+    The policy is :class:`~cardenvs.integrations.rllib_module.ActionMaskingPPOModule`
+    (RLlib's default PPO module, an MLP of ``hiddens`` with ``activation``, separate
+    critic, linear policy head, with the mask applied to its logits), as
+    ``agents.trained.export_rllib`` exports it.  ``env`` is a name given to :func:`register`
+    (or the class).
     """
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+
+    from .rllib_module import ActionMaskingPPOModule
 
     model = {"fcnet_hiddens": list(hiddens), "fcnet_activation": activation,
              "head_fcnet_hiddens": [], "vf_share_layers": False}
     config = (
         PPOConfig()
+        .api_stack(enable_rl_module_and_learner=True, enable_env_runner_and_connector_v2=True)
         .environment(env, env_config=dict(env_config))
         .env_runners(num_env_runners=num_env_runners, num_envs_per_env_runner=num_envs_per_env_runner,
                      num_cpus_per_env_runner=1)
         .multi_agent(policies={POLICY_ID}, policy_mapping_fn=_to_shared, policies_to_train=[POLICY_ID])
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={
-            POLICY_ID: RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config=model)}))
+            POLICY_ID: RLModuleSpec(module_class=ActionMaskingPPOModule, model_config=model)}))
         .training(train_batch_size_per_learner=train_batch_size, minibatch_size=minibatch_size,
                   num_epochs=num_epochs, lr=lr, gamma=gamma, entropy_coeff=entropy_coeff)
     )

@@ -146,19 +146,24 @@ def _observations(env: rllib.CardEnv, n: int, seed: int) -> tuple[list[dict[str,
 
 
 @pytest.mark.parametrize("activation, hiddens", [("tanh", (32, 16)), ("relu", (24,))])
-def test_numpy_export_matches_the_rllib_module(tmp_path, activation: str, hiddens: tuple[int, ...]) -> None:
-    """The exported arrays give the module's masked action probabilities, on raw observations."""
+def test_numpy_export_matches_the_rllib_module(tmp_path, caplog, activation: str,
+                                               hiddens: tuple[int, ...]) -> None:
+    """The exported arrays give the module's masked action probabilities, on raw observations;
+    building the module prints no deprecation warning."""
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+
+    from cardenvs.integrations.rllib_module import ActionMaskingPPOModule
 
     env_config = {"env_name": "rummy432_v0", "num_players": 2}
     env = rllib.CardEnv(env_config)
-    spec = RLModuleSpec(module_class=ActionMaskingTorchRLModule,
+    spec = RLModuleSpec(module_class=ActionMaskingPPOModule,
                         observation_space=_spaces(env)[0]["player_0"],
                         action_space=_spaces(env)[1]["player_0"],
                         model_config={"fcnet_hiddens": list(hiddens), "fcnet_activation": activation,
                                       "head_fcnet_hiddens": [], "vf_share_layers": False})
-    module: Any = spec.build()
+    with caplog.at_level("WARNING"):
+        module: Any = spec.build()
+    assert not [r for r in caplog.records if "deprecat" in r.getMessage().lower()]
     torch.manual_seed(0)
     with torch.no_grad():  # make the logits far from uniform
         for p in module.parameters():
@@ -187,10 +192,11 @@ def test_numpy_export_matches_the_rllib_module(tmp_path, activation: str, hidden
 
 def test_export_refuses_mixed_activations() -> None:
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+
+    from cardenvs.integrations.rllib_module import ActionMaskingPPOModule
 
     env = rllib.CardEnv({"env_name": "line_v0", "obs_scale": False})
-    module = RLModuleSpec(module_class=ActionMaskingTorchRLModule,
+    module = RLModuleSpec(module_class=ActionMaskingPPOModule,
                           observation_space=_spaces(env)[0]["player_0"],
                           action_space=_spaces(env)[1]["player_0"],
                           model_config={"fcnet_hiddens": [8], "fcnet_activation": "tanh",
