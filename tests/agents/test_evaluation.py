@@ -161,7 +161,8 @@ def test_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_play_game_and_the_tournament_take_plain_functions() -> None:
-    result = agents.play_game("line_v0", [first_legal, agents.make_agent("line_v0", "random", seed=0)], seed=3)
+    players = [first_legal, agents.make_agent("line_v0", "random", seed=0)]
+    result = agents.play_game("line_v0", players, seed=3)
     assert sorted(result.rewards) in ([-1.0, 1.0], [0.0, 0.0])
     labels, objects = entrant_labels(["greedy", first_legal, first_legal])
     assert labels == ["greedy", "first_legal", "first_legal#2"] and set(objects) == set(labels[1:])
