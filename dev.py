@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Set up and run cardenvs' jobs with nothing but python3.
 
-    python3 dev.py demo    # set up .venv, then agents play a rendered game of Line
-    python3 dev.py test    # set up .venv (test extras; Debian chromium); ruff, mypy, the suite
-    python3 dev.py soak    # the slow soak tests (marked `slow`)
-    python3 dev.py bench   # the speed benchmark table (--compare: against the peers)
-    python3 dev.py serve   # the browser table: lobby at http://127.0.0.1:8000/ (--host, --port, --data)
+    python3 dev.py demo       # set up .venv, then agents play a rendered game of Line
+    python3 dev.py test       # set up .venv (test extras; Debian chromium); ruff, mypy, the suite, the docs
+    python3 dev.py docs       # build the docs site (strict), serve it at http://127.0.0.1:8001/
+                              #   (--no-serve: build only, for CI; --port, --host)
+    python3 dev.py notebooks  # execute every notebook (--quick: tiny budgets); copies in results/notebooks/
+    python3 dev.py soak       # the slow soak tests (marked `slow`)
+    python3 dev.py bench      # the speed benchmark table (--compare: against the peers)
+    python3 dev.py serve      # the browser table: lobby at http://127.0.0.1:8000/ (--host, --port, --data)
 
 Each command creates ``.venv`` on first use and reinstalls only when ``pyproject.toml``
 or the requested extras change.  Extra arguments are passed on to the job.
@@ -24,10 +27,15 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / "python"
-#: what the test suite needs: the integrations' tests run too (OpenSpiel, RLlib)
-TEST_EXTRAS = "dev,train,openspiel,rllib,web,browser"
+#: what the test suite needs: the integrations' tests run too (OpenSpiel, RLlib), and the docs build
+TEST_EXTRAS = "dev,train,openspiel,rllib,web,browser,docs"
+#: the docs site's strict build: every warning fails it, references are checked (nitpicky),
+#: the environment is read afresh (an incremental build would skip unchanged pages' warnings)
+SPHINX_FLAGS = ["-W", "--keep-going", "-n", "-q", "-E", "-b", "html"]
+DOCS_OUT = ROOT / "docs" / "_build" / "html"
 #: what ruff checks: the project's own code, never other files a user keeps in the clone
-LINTED = ["cardenvs", "agents", "cardtable", "experiments", "tests", "notebooks", "dev.py"]
+LINTED = ["cardenvs", "agents", "cardtable", "experiments", "tests", "notebooks", "docs/conf.py", "docs/_ext",
+          "dev.py"]
 
 
 def run(cmd: Sequence[str | Path], **kw: object) -> int:
@@ -84,6 +92,30 @@ def ensure_browser() -> None:
               flush=True)
 
 
+def docs(args: list[str]) -> int:
+    """Build the docs site strictly into docs/_build/html, then serve it (unless --no-serve)."""
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python3 dev.py docs", description=docs.__doc__)
+    ap.add_argument("--no-serve", action="store_true", help="only build (what CI wants)")
+    ap.add_argument("--host", default="127.0.0.1", help="address to serve on (default: 127.0.0.1)")
+    ap.add_argument("--port", type=int, default=8001, help="port to serve on (default: 8001)")
+    opts = ap.parse_args(args)
+    setup("docs")
+    if run([PY, "-m", "sphinx", *SPHINX_FLAGS, "docs", DOCS_OUT]) != 0:
+        print("the docs build failed: each warning above names the file and what broke "
+              "(docs/contributing-docs.md lists the usual fixes)", flush=True)
+        return 1
+    print(f"built: {DOCS_OUT / 'index.html'}", flush=True)
+    if opts.no_serve:
+        return 0
+    print(f"serving the docs at http://{opts.host}:{opts.port}/ (Ctrl-C to stop)", flush=True)
+    try:
+        return run([PY, "-m", "http.server", "--bind", opts.host, "--directory", DOCS_OUT, str(opts.port)])
+    except KeyboardInterrupt:
+        return 0
+
+
 def main(argv: list[str]) -> int:
     job = argv[0] if argv else "help"
     rest = argv[1:]
@@ -108,6 +140,11 @@ def main(argv: list[str]) -> int:
     if job == "bench":
         setup("dev,bench")
         return run([PY, "-m", "experiments.bench_speed", *rest])
+    if job == "docs":
+        return docs(rest)
+    if job == "notebooks":
+        setup("notebooks")
+        return run([PY, "notebooks/run_notebooks.py", *rest])
     print(__doc__)
     return 0 if job in ("help", "-h", "--help") else 2
 

@@ -2,12 +2,10 @@
 
 Levels, weakest first (the same names for every game):
 
-| level | what it does |
-|---|---|
-| ``random`` | a uniformly random legal move |
-| ``greedy`` | the best move for this turn alone (the game's greedy heuristic) |
-| ``planner`` | a heuristic that plans: card counting, dead ranks, keeping options open, blocking |
-| ``expert`` | determinised Monte-Carlo search over states sampled from its own view |
+* ``random``: a uniformly random legal move;
+* ``greedy``: the best move for this turn alone (the game's greedy heuristic);
+* ``planner``: a heuristic that plans: card counting, dead ranks, keeping options open, blocking;
+* ``expert``: determinised Monte-Carlo search over states sampled from its own view.
 """
 
 from __future__ import annotations

@@ -99,6 +99,7 @@ class GameKit:
 #: the name this registry's entries had before they were kits
 GameEntry = GameKit
 
+#: every registered game: environment name -> :class:`GameKit` (add one with :func:`register`)
 GAMES: dict[str, GameKit] = {}
 
 

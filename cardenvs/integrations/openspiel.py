@@ -112,6 +112,7 @@ __all__ = [
     "CardenvsGame",
     "CardenvsState",
     "CoreRolloutEvaluator",
+    "ViewObserver",
     "from_game",
     "load_game",
     "max_game_length",
