@@ -408,7 +408,9 @@ def evaluate(
         an :class:`Evaluation`: ``scores[level]`` (share, Wilson interval, wins, shared
         wins, losses) and ``rating`` (on the ladder's openskill scale, or ``None``).
     """
-    cardenvs.game_class(env_name)(players, **options)  # a clear error for a bad table
+    table = cardenvs.game_class(env_name)(players, **options)  # a clear error for a bad table
+    defaults = {k: o.default for k, o in type(table).OPTIONS.items()}
+    changed = {k: v for k, v in table.options.items() if defaults.get(k, v) != v}
     if not isinstance(games, int) or isinstance(games, bool) or games < 1:
         raise ValueError(f"games must be a positive int, got {games!r}")
     if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
@@ -445,8 +447,9 @@ def evaluate(
             losses=sum(p == 0.0 for p in pts), truncated=len(mine) - n,
             mean_reward=float(np.mean(rewards)) if rewards else math.nan, players=players)
     reference = LADDER_SCALE.get((env_name, players))
-    if options:
-        out.unrated = "the ladder's ratings were measured with the default options"
+    if changed:
+        out.unrated = (f"the ladder's ratings were measured with the default options, not "
+                       f"{', '.join(f'{k}={v!r}' for k, v in changed.items())}")
     elif reference is None:
         out.unrated = f"the ladder has no published ratings for {env_name} with {players} players"
     elif not any(level in reference.ratings for level in levels):

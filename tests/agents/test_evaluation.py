@@ -125,7 +125,11 @@ def test_an_illegal_move_names_the_move() -> None:
 def test_no_rating_where_the_ladder_has_none() -> None:
     res = agents.evaluate(first_legal, "rummy432_v0", against=["random"], games=2, players=2,
                           progress=False, verbose=False, max_turns_per_round=40, rounds_to_win=1)
-    assert res.rating is None and "default options" in res.unrated
+    assert res.rating is None
+    assert "default options, not rounds_to_win=1, max_turns_per_round=40" in res.unrated
+    same = agents.evaluate(first_legal, "line_v0", against=["random"], games=2, progress=False, verbose=False,
+                           joker_points=25)  # the default value: still the ladder's table
+    assert same.rating is not None
     res = agents.evaluate(first_legal, "line_v0", against=["trained"], games=2, progress=False, verbose=False)
     assert res.rating is None and "published rating" in res.unrated
 
