@@ -33,8 +33,12 @@ def env_module(name: str) -> Any:
 def make(name: str, **options: Any) -> Any:
     """Create an environment by name: ``make("line_v0", num_players=3, render_mode="ansi")``.
 
-    ``options`` are ``render_mode``, ``render_viewer``, ``num_players`` and the game's own
-    options; an unknown name or option raises ``ValueError`` naming what exists.
+    ``options`` are ``render_mode``, ``render_viewer``, ``num_players``,
+    ``illegal_action`` (``"raise"`` or ``"terminate"``), ``illegal_reward`` and the game's
+    own options; an unknown name or option raises ``ValueError`` naming what exists.
+    The environment's spec (options, observation and action tables, rewards, infos,
+    positions) is its module's docstring: ``help(cardenvs.env_module(name))``, also on the
+    game's page of the documentation site (``python3 dev.py docs``).
     """
     return entry(name).env_module().env(**options)
 
