@@ -30,10 +30,10 @@ import numpy as np
 import cardenvs
 from cardenvs.core.loop import Player, PlayerLike, as_player, play
 
+from .ladder import make_agent
+
 #: the player objects of the running tournament, by label (per process; see :func:`run_matches`)
 _ENTRANTS: dict[str, PlayerLike] = {}
-
-from .ladder import make_agent
 
 
 @dataclass(frozen=True)

@@ -40,8 +40,8 @@ def test_there_is_a_snippet_per_job() -> None:
     code = "\n".join(SNIPPETS)
     for job in ("cardenvs.make(", "MaskablePPO(", "agents.Coach(", "agents.evaluate("):
         assert job in code, job
-    for command in ("python3 dev.py demo", "python3 dev.py test", "-m experiments.train_rllib", "dev.py serve",
-                    "dev.py notebooks", "jupyter lab"):
+    for command in ("python3 dev.py demo", "python3 dev.py test", "-m experiments.train_rllib",
+                    "dev.py serve", "dev.py notebooks", "jupyter lab"):
         assert command in README, command
 
 

@@ -13,9 +13,10 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 import pytest
+from gymnasium.vector import AsyncVectorEnv, SyncVectorEnv
 
 import cardenvs  # noqa: F401  (registers the ids)
-from cardenvs.core.wrappers import RESET_STEP_ACTION
+from cardenvs.core.wrappers import RESET_STEP_ACTION, SingleAgentEnv
 
 MODES = {
     "next_step": gymnasium.vector.AutoresetMode.NEXT_STEP,
@@ -28,6 +29,7 @@ MODES = {
 def test_masked_sampler_never_sees_an_empty_mask(vectorization: str, autoreset: str) -> None:
     envs = gymnasium.make_vec("cardenvs/Line-v0", num_envs=4, vectorization_mode=vectorization,
                               vector_kwargs={"autoreset_mode": MODES[autoreset]}, opponents="random")
+    assert isinstance(envs, (SyncVectorEnv, AsyncVectorEnv))  # both have call()
     rng = np.random.default_rng(0)
     try:
         envs.reset(seed=0)
@@ -56,6 +58,7 @@ def test_single_env_reset_step_mask_and_refusal() -> None:
     env = gymnasium.make("cardenvs/Line-v0", opponents="random")
     env.reset(seed=1)
     base = env.unwrapped
+    assert isinstance(base, SingleAgentEnv)
     done = False
     while not done:
         legal = np.flatnonzero(base.action_masks())
