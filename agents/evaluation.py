@@ -1,12 +1,12 @@
 """Measure any policy against the ladder in one call: :func:`evaluate`.
 
     import agents
-    result = agents.evaluate(my_policy, "line_v0", against=["greedy", "planner"], games=200)
+    result = agents.evaluate(my_policy, env_name, against=["greedy", "planner"], games=200)
     result.scores["planner"].share, result.scores["planner"].interval, result.rating
 
 The command line does the same (``cardenvs-evaluate``, or ``python -m agents.evaluation``)::
 
-    cardenvs-evaluate my_policy.npz --env line_v0 --against greedy planner --games 200 --workers 2
+    cardenvs-evaluate my_policy.npz --env <env> --against greedy planner --games 200 --workers 2
 
 **The policy** may be
 
@@ -34,7 +34,7 @@ in the ladder's tables (``docs/results/ladder/``).
 
 **The rating** puts the policy on the scale of the ladder's openskill tables
 (``docs/results/<env>_<n>p.md``: Plackett-Luce ``mu ± 2 sigma``, ordinal
-``mu - 3 sigma``).  The levels keep their published ratings (:data:`LADDER_SCALE`); the
+``mu - 3 sigma``).  The levels keep their published ratings (:func:`ladder_scale`); the
 policy starts at openskill's default (25 ± 8.3) and is updated by every game's finishing
 order, the games of the different levels interleaved.  Levels without a published rating
 (``trained``, policy files) and tables without one (other seat counts, options) give no
@@ -58,46 +58,17 @@ import cardenvs
 from cardenvs.core.loop import PlayerLike
 
 from .cli import HelpFormatter
+from .knowledge import Reference, spec
 from .ladder import levels as ladder_levels
 from .ladder import playable_levels
 from .tournament import Match, MatchResult, points, run_matches, wilson
 
 
-@dataclass(frozen=True)
-class Reference:
-    """The published openskill ratings of the levels at one table (the ladder's scale)."""
+def ladder_scale(env_name: str, players: int) -> Reference | None:
+    """The ladder's published ratings for ``env_name`` at ``players`` seats (the game's
+    knowledge holds them, ``GameAgents.ladder_scale``), or ``None`` where none were published."""
+    return spec(env_name).ladder_scale.get(players)
 
-    #: the table they come from (in the repository)
-    source: str
-    #: games of the tournament that measured them
-    games: int
-    #: level -> (mu, sigma)
-    ratings: dict[str, tuple[float, float]]
-
-
-#: ``(env, players)`` -> the ladder's ratings, from the tournament tables in
-#: ``docs/results/<env>_<players>p.md`` (a test holds them equal; rerun the tournament
-#: with ``experiments/tournament.py`` and copy its table's ratings here to move the scale)
-LADDER_SCALE: dict[tuple[str, int], Reference] = {
-    ("line_v0", 2): Reference("docs/results/line_v0_2p.md", 600, {
-        "random": (16.7, 2.1), "greedy": (28.5, 1.65), "planner": (31.9, 1.65), "expert": (32.0, 1.65)}),
-    ("line_v0", 3): Reference("docs/results/line_v0_3p.md", 96, {
-        "random": (22.5, 3.1), "greedy": (24.4, 3.05), "planner": (24.7, 2.9), "expert": (25.4, 2.85)}),
-    ("line_v0", 4): Reference("docs/results/line_v0_4p.md", 24, {
-        "random": (22.7, 5.9), "greedy": (24.8, 5.9), "planner": (26.0, 5.9), "expert": (26.2, 6.0)}),
-    ("lineit_v0", 2): Reference("docs/results/lineit_v0_2p.md", 600, {
-        "random": (-2.5, 3.75), "greedy": (34.4, 2.1), "planner": (40.4, 1.9), "expert": (51.0, 2.1)}),
-    ("lineit_v0", 3): Reference("docs/results/lineit_v0_3p.md", 96, {
-        "random": (22.3, 3.55), "greedy": (22.9, 3.35), "planner": (26.5, 3.25), "expert": (36.0, 3.5)}),
-    ("lineit_v0", 4): Reference("docs/results/lineit_v0_4p.md", 24, {
-        "random": (17.3, 6.05), "greedy": (19.0, 6.05), "planner": (23.2, 5.9), "expert": (40.7, 6.15)}),
-    ("rummy432_v0", 2): Reference("docs/results/rummy432_v0_2p.md", 600, {
-        "random": (-7.7, 4.25), "greedy": (38.5, 1.85), "planner": (42.2, 1.75), "expert": (44.7, 1.75)}),
-    ("rummy432_v0", 3): Reference("docs/results/rummy432_v0_3p.md", 96, {
-        "random": (20.5, 3.25), "greedy": (24.4, 3.1), "planner": (30.0, 3.05), "expert": (26.6, 2.95)}),
-    ("rummy432_v0", 4): Reference("docs/results/rummy432_v0_4p.md", 24, {
-        "random": (17.8, 6.05), "greedy": (25.3, 5.9), "planner": (32.7, 6.0), "expert": (24.1, 6.05)}),
-}
 
 #: the seat label of the evaluated policy in the matches (never a level name)
 POLICY_LABEL = "<policy>"
@@ -390,7 +361,7 @@ def evaluate(
         policy: a function of the observation dict, an ``Agent`` (or anything with
             ``choose``/``act``), an SB3 model, a policy file (``.npz`` or SB3 ``.zip``),
             or a level name.
-        env_name: the environment, e.g. ``"line_v0"``.
+        env_name: the environment (a name in ``cardenvs.ENVS``).
         against: level names (``"random"``, ``"greedy"``, ``"planner"``, ``"expert"``,
             ``"trained"``, ``"policy:FILE.npz"``); default the ordered ladder
             (``agents.levels(env_name)``).
@@ -446,7 +417,7 @@ def evaluate(
             wins=sum(p == 1.0 for p in pts), shared=sum(0.0 < p < 1.0 for p in pts),
             losses=sum(p == 0.0 for p in pts), truncated=len(mine) - n,
             mean_reward=float(np.mean(rewards)) if rewards else math.nan, players=players)
-    reference = LADDER_SCALE.get((env_name, players))
+    reference = ladder_scale(env_name, players)
     if changed:
         out.unrated = (f"the ladder's ratings were measured with the default options, not "
                        f"{', '.join(f'{k}={v!r}' for k, v in changed.items())}")
@@ -478,16 +449,17 @@ def _option(text: str) -> tuple[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     """``cardenvs-evaluate``: :func:`evaluate` from the command line."""
+    envs = list(cardenvs.ENVS)  # the registered games, named by their kits
     ap = argparse.ArgumentParser(
         prog="cardenvs-evaluate", formatter_class=HelpFormatter,
         description="Play a policy against ladder levels; print each level's score with its 95% "
                     "Wilson interval and a rating on the ladder's openskill scale.",
         epilog="examples:\n"
-               "  cardenvs-evaluate my_policy.npz --env line_v0 --against greedy planner --games 200\n"
-               "  cardenvs-evaluate trained --env lineit_v0 --against planner expert --workers 2\n"
-               "  cardenvs-evaluate model.zip --env rummy432_v0 --players 3 --games 99")
+               f"  cardenvs-evaluate my_policy.npz --env {envs[0]} --against greedy planner --games 200\n"
+               f"  cardenvs-evaluate trained --env {envs[-1]} --against planner expert --workers 2\n"
+               f"  cardenvs-evaluate model.zip --env {envs[-1]} --players 3 --games 99")
     ap.add_argument("policy", help="a policy file (.npz, or an SB3 .zip) or a level name")
-    ap.add_argument("--env", default="line_v0", choices=list(cardenvs.ENVS), help="the environment")
+    ap.add_argument("--env", default=envs[0], choices=envs, help="the environment")
     ap.add_argument("--against", nargs="+", default=None, metavar="LEVEL",
                     help="levels to play (default: the ordered ladder, agents.levels(env))")
     ap.add_argument("--games", type=int, default=100, help="games against each level")

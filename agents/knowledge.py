@@ -192,6 +192,19 @@ def argmax_random(scores: np.ndarray, rng: np.random.Generator) -> int:
 
 
 @dataclass(frozen=True)
+class Reference:
+    """The published openskill ratings of a game's levels at one seat count: the ladder's
+    scale, on which :func:`agents.evaluate` rates a policy."""
+
+    #: the table they come from (in the repository)
+    source: str
+    #: games of the tournament that measured them
+    games: int
+    #: level -> (mu, sigma)
+    ratings: dict[str, tuple[float, float]]
+
+
+@dataclass(frozen=True)
 class GameAgents:
     """What the agents package holds for one game: the ``SPEC`` of its agents module.
 
@@ -208,6 +221,11 @@ class GameAgents:
     #: starting hyperparameters of ``experiments/train.py`` for the game
     train_defaults: dict[str, Any] = field(default_factory=lambda: {
         "net_arch": [256, 256], "lr": 3e-4, "n_steps": 1024, "ent_coef": 0.01})
+    #: seats -> the ladder's published ratings there, from the tournament tables in
+    #: ``docs/results/<env>_<players>p.md`` (a test holds them equal; rerun the tournament
+    #: with ``python -m experiments.tournament`` and copy its table's ratings here to move
+    #: the scale); a seat count without one gives :func:`agents.evaluate` no rating
+    ladder_scale: dict[int, Reference] = field(default_factory=dict)
 
 
 def spec(env_name: str) -> GameAgents:

@@ -30,6 +30,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from agents.cli import HelpFormatter
+
 ROOT = Path(__file__).resolve().parents[1]
 #: the project's own code (what ruff checks), where file and function sizes are measured
 PROJECT = ("cardenvs", "agents", "cardtable", "experiments", "tests", "notebooks", "dev.py")
@@ -186,7 +188,7 @@ def report(top: int = 10, root: Path = ROOT) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Print the report."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=HelpFormatter)
     ap.add_argument("--top", type=int, default=10, help="rows of the size tables")
     args = ap.parse_args(argv)
     sys.stdout.write(report(args.top))

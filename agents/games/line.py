@@ -78,7 +78,7 @@ from cardenvs.line.rules import (
     card_values,
 )
 
-from ..knowledge import GameAgents, Knowledge, Memory
+from ..knowledge import GameAgents, Knowledge, Memory, Reference
 
 RANK_NAMES = ("aces", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines",
               "tens", "jacks", "queens", "kings")
@@ -644,4 +644,12 @@ SPEC = GameAgents(
     cast=("Ada", "Bo", "Cyd"),
     expert_budget={"simulations": 64, "depth": 100, "max_candidates": 5, "paired": True,
                    "prior_weight": 0.02},
+    ladder_scale={
+        2: Reference("docs/results/line_v0_2p.md", 600, {
+            "random": (16.7, 2.1), "greedy": (28.5, 1.65), "planner": (31.9, 1.65), "expert": (32.0, 1.65)}),
+        3: Reference("docs/results/line_v0_3p.md", 96, {
+            "random": (22.5, 3.1), "greedy": (24.4, 3.05), "planner": (24.7, 2.9), "expert": (25.4, 2.85)}),
+        4: Reference("docs/results/line_v0_4p.md", 24, {
+            "random": (22.7, 5.9), "greedy": (24.8, 5.9), "planner": (26.0, 5.9), "expert": (26.2, 6.0)}),
+    },
 )

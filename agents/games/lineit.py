@@ -61,7 +61,7 @@ from cardenvs.lineit.state import (
     score,
 )
 
-from ..knowledge import GameAgents, Knowledge, argmax_random
+from ..knowledge import GameAgents, Knowledge, Reference, argmax_random
 
 _FI = 100  # grid steps of the room fraction f
 _KMAX = 3  # line length classes 0, 1, 2, >=3 number cards
@@ -716,4 +716,12 @@ SPEC = GameAgents(
     knowledge=LineItKnowledge,
     cast=("Juno", "Kit", "Lou", "Max"),
     expert_budget={"simulations": 48, "depth": 16, "max_candidates": 6},
+    ladder_scale={
+        2: Reference("docs/results/lineit_v0_2p.md", 600, {
+            "random": (-2.5, 3.75), "greedy": (34.4, 2.1), "planner": (40.4, 1.9), "expert": (51.0, 2.1)}),
+        3: Reference("docs/results/lineit_v0_3p.md", 96, {
+            "random": (22.3, 3.55), "greedy": (22.9, 3.35), "planner": (26.5, 3.25), "expert": (36.0, 3.5)}),
+        4: Reference("docs/results/lineit_v0_4p.md", 24, {
+            "random": (17.3, 6.05), "greedy": (19.0, 6.05), "planner": (23.2, 5.9), "expert": (40.7, 6.15)}),
+    },
 )

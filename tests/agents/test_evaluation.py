@@ -7,14 +7,18 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 import agents
-from agents.evaluation import LADDER_SCALE, POLICY_LABEL, SB3Policy, main, schedule
+import cardenvs
+from agents.evaluation import POLICY_LABEL, SB3Policy, ladder_scale, main, schedule
+from agents.knowledge import spec
 from agents.tournament import entrant_labels, tournament, wilson
 from agents.trained import policy_path
+from cardenvs.core.loop import PlayerLike
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -45,8 +49,9 @@ def test_a_plain_function_scores_with_intervals_and_a_rating(capsys: pytest.Capt
         assert (s.low, s.high) == pytest.approx(wilson(s.share, 16))
         assert s.low <= s.share <= s.high
     assert res.rating is not None and res.rating.games == 32
-    assert res.rating.reference is LADDER_SCALE[("line_v0", 2)]
-    assert res.rating.mu < LADDER_SCALE[("line_v0", 2)].ratings["greedy"][0]  # far below greedy
+    scale = ladder_scale("line_v0", 2)
+    assert scale is not None and res.rating.reference is scale
+    assert res.rating.mu < scale.ratings["greedy"][0]  # far below greedy
     assert "Rating on the ladder's scale" in out
 
 
@@ -58,7 +63,7 @@ def test_same_seed_same_result_in_one_or_two_processes() -> None:
 
 
 def test_every_kind_of_policy_is_accepted() -> None:
-    kw = {"against": ["random"], "games": 4, "progress": False, "verbose": False}
+    kw: dict[str, Any] = {"against": ["random"], "games": 4, "progress": False, "verbose": False}
     shipped = policy_path("line_v0")
     for policy in (first_legal, agents.make_agent("line_v0", "greedy", seed=1), "planner", str(shipped),
                    f"policy:{shipped}", shipped):
@@ -135,17 +140,23 @@ def test_no_rating_where_the_ladder_has_none() -> None:
 
 
 def test_the_ladder_scale_is_the_published_tables() -> None:
-    """LADDER_SCALE holds the ratings of docs/results/<env>_<n>p.md (mu, 2 sigma / 2)."""
+    """Each game's ladder scale (its knowledge's ``ladder_scale``) holds the ratings of
+    docs/results/<env>_<n>p.md (mu, 2 sigma / 2)."""
     found = {}
     for path in sorted((ROOT / "docs" / "results").glob("*_[0-9]p.md")):
-        env, n = re.match(r"(.+)_(\d)p\.md", path.name).groups()
+        named = re.match(r"(.+)_(\d)p\.md", path.name)
+        assert named is not None
+        env, n = named.groups()
         text = path.read_text()
         rows = re.findall(r"^\| (\w+) \| [\d.]+% \| \[.*?\] \| \d+ \| [-+\d.]+ \| ([-\d.]+) ± ([\d.]+) \|",
                           text, re.M)
         found[(env, int(n))] = {lvl: (float(mu), float(two) / 2) for lvl, mu, two in rows}
-        assert LADDER_SCALE[(env, int(n))].source == f"docs/results/{path.name}"
-    assert found == {k: v.ratings for k, v in LADDER_SCALE.items()}, (
-        "docs/results/<env>_<n>p.md changed: copy its ratings into agents/evaluation.py LADDER_SCALE")
+        scale = ladder_scale(env, int(n))
+        assert scale is not None and scale.source == f"docs/results/{path.name}"
+    published = {(env, n): ref.ratings for env in cardenvs.ENVS for n, ref in spec(env).ladder_scale.items()}
+    assert found == published, (
+        "docs/results/<env>_<n>p.md changed: copy its ratings into the game's SPEC (ladder_scale) "
+        "in agents/games/")
 
 
 def test_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -165,7 +176,7 @@ def test_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_play_game_and_the_tournament_take_plain_functions() -> None:
-    players = [first_legal, agents.make_agent("line_v0", "random", seed=0)]
+    players: list[PlayerLike] = [first_legal, agents.make_agent("line_v0", "random", seed=0)]
     result = agents.play_game("line_v0", players, seed=3)
     assert sorted(result.rewards) in ([-1.0, 1.0], [0.0, 0.0])
     labels, objects = entrant_labels(["greedy", first_legal, first_legal])

@@ -38,7 +38,7 @@ from cardenvs.core.game import Game
 from cardenvs.rummy432.rules import Rummy432Game
 from cardenvs.rummy432.state import FINISH0, Rummy432View, State
 
-from ...knowledge import GameAgents, Knowledge, Memory
+from ...knowledge import GameAgents, Knowledge, Memory, Reference
 from .context import Context
 from .evaluation import evaluate
 from .inference import HandSetInference, Inference
@@ -126,4 +126,12 @@ SPEC = GameAgents(
     knowledge=Rummy432Knowledge,
     cast=("Rosie", "Dev", "Mags", "Theo"),
     expert_budget={"simulations": 40, "depth": 30, "max_candidates": 2, "paired": True},
+    ladder_scale={
+        2: Reference("docs/results/rummy432_v0_2p.md", 600, {
+            "random": (-7.7, 4.25), "greedy": (38.5, 1.85), "planner": (42.2, 1.75), "expert": (44.7, 1.75)}),
+        3: Reference("docs/results/rummy432_v0_3p.md", 96, {
+            "random": (20.5, 3.25), "greedy": (24.4, 3.1), "planner": (30.0, 3.05), "expert": (26.6, 2.95)}),
+        4: Reference("docs/results/rummy432_v0_4p.md", 24, {
+            "random": (17.8, 6.05), "greedy": (25.3, 5.9), "planner": (32.7, 6.0), "expert": (24.1, 6.05)}),
+    },
 )
