@@ -49,11 +49,9 @@ from typing import Any  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
-from reporting import machine  # noqa: E402  (this folder)
-
 from agents.cli import HelpFormatter  # noqa: E402
 from agents.tournament import wilson  # noqa: E402
-from experiments.reporting import command_line  # noqa: E402
+from experiments.reporting import command_line, machine  # noqa: E402
 
 #: the methods, in table order
 METHODS = ("ppo", "selfplay", "bc", "bc+ppo", "dagger")
