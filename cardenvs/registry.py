@@ -1,6 +1,6 @@
 """The one registry of games: each game is registered once, here, as a kit.
 
-A :class:`GameKit` names a game's four faces:
+A :class:`GameKit` names a game's four faces, and the rules document its players read:
 
 * **rules**: the PettingZoo-style module (``raw_env``, and through it the
   :class:`~cardenvs.core.game.Game` with ``view`` and ``public_view``);
@@ -9,7 +9,11 @@ A :class:`GameKit` names a game's four faces:
 * **table**: the module of its :class:`~cardenvs.core.table.TableFace` (``TABLE``): move
   descriptions, prompts, scores, round and game summaries, card texts;
 * **board**: the browser table's drawing of the game, a JavaScript module shipped as a
-  package file (``"cardtable:static/games/line.js"``) that draws what the server sends.
+  package file (``"cardtable:static/games/line.js"``) that draws what the server sends;
+* **rules document** (``GameKit.rules``): a Markdown file shipped as a package file
+  (``"cardenvs:line/RULES.md"``), which the tables show one click away.  For the shipped
+  games it is the project's own rules document (``docs/rules/<game>.md``): the package file
+  is a symbolic link to it, so there is one text, and building the wheel copies it in.
 
 Everything else (``cardenvs.make``, ``cardenvs.ENVS``, the Gymnasium id, the ladder, the
 coach, training, the terminal and browser tables, the integrations) finds games through
@@ -64,6 +68,8 @@ class GameKit:
     table: str | None = None
     #: board face: ``"package:path"`` of the browser table's JavaScript module for the game
     board: str | None = None
+    #: the rules for players: ``"package:path"`` of a Markdown document (``None``: none)
+    rules: str | None = None
 
     def env_module(self) -> ModuleType:
         """The imported environment module."""
@@ -94,6 +100,18 @@ class GameKit:
             raise ValueError(f"the board of {self.env_name} must be 'package:path/to/board.js', "
                              f"got {self.board!r}")
         return Path(str(importlib.resources.files(package).joinpath(path)))
+
+    def rules_text(self) -> str | None:
+        """The rules document's Markdown text (``None`` when the kit names none);
+        ``ValueError`` when the name is malformed, ``FileNotFoundError`` when the file is
+        missing."""
+        if self.rules is None:
+            return None
+        package, sep, path = self.rules.partition(":")
+        if not sep or not path.endswith(".md"):
+            raise ValueError(f"the rules of {self.env_name} must be 'package:path/to/RULES.md', "
+                             f"got {self.rules!r}")
+        return importlib.resources.files(package).joinpath(path).read_text(encoding="utf-8")
 
 
 #: the name this registry's entries had before they were kits
@@ -179,9 +197,11 @@ def load_plugins() -> list[str]:
 
 
 register(GameKit("line_v0", "Line", "cardenvs.line_v0", "agents.games.line", "cardenvs/Line-v0",
-                 table="cardenvs.line.table", board="cardtable:static/games/line.js"))
+                 table="cardenvs.line.table", board="cardtable:static/games/line.js",
+                 rules="cardenvs:line/RULES.md"))
 register(GameKit("lineit_v0", "Line-it", "cardenvs.lineit_v0", "agents.games.lineit", "cardenvs/LineIt-v0",
-                 table="cardenvs.lineit.table", board="cardtable:static/games/lineit.js"))
+                 table="cardenvs.lineit.table", board="cardtable:static/games/lineit.js",
+                 rules="cardenvs:lineit/RULES.md"))
 register(GameKit("rummy432_v0", "Rummy 4x3x2's", "cardenvs.rummy432_v0", "agents.games.rummy432",
                  "cardenvs/Rummy432-v0", table="cardenvs.rummy432.table",
-                 board="cardtable:static/games/rummy.js"))
+                 board="cardtable:static/games/rummy.js", rules="cardenvs:rummy432/RULES.md"))

@@ -41,7 +41,9 @@ from . import catalog, pages
 from .limits import RATES, TOTAL, ConnLimits
 from .names import NameError_, clean_name, unique_name
 from .presence import Presence
+from .records import Replay
 from .room import TIME_SETTINGS, Room, RoomError, check_time_settings, new_token
+from .rules import NoRules, rules_doc, toc_html
 from .settings import HOUR, Settings, same_origin
 from .store import Store
 from .workers import Job, Pool
@@ -64,6 +66,8 @@ BOT_MOVES_PER_PASS = 1
 #: the deepest nesting of lists and objects a message or request body may have (the
 #: protocol's own messages are flat objects, room requests one level more)
 MAX_DEPTH = 4
+#: finished games' replays a server keeps built (least recently used go first)
+REPLAYS_KEPT = 16
 #: the fields of a room request (``POST /api/rooms``)
 ROOM_FIELDS = ("game", "num_players", "options", "level", *TIME_SETTINGS)
 #: the client-to-server message types and their fields: name -> (types, required)
@@ -198,6 +202,9 @@ class Server:
         self.created_by: dict[str, collections.deque[float]] = {}
         #: the host role, absent people's seats, the turn clock
         self.presence = Presence(self)
+        #: replays of finished games, built on demand: (room, game index) -> Replay
+        self.replays: collections.OrderedDict[tuple[str, int], Replay] = collections.OrderedDict()
+        self._replay_lock = asyncio.Lock()
         for room_id, text, updated in self.store.rooms():
             try:
                 data_room = json.loads(text)
@@ -215,6 +222,20 @@ class Server:
             room.active = updated
             self.rooms[room.id] = room
             self.conns[room.id] = set()
+
+    async def replay(self, room_id: str, index: int, record: dict[str, Any]) -> Replay:
+        """The replay of a finished game (built once off the event loop, then kept while it
+        is among the :data:`REPLAYS_KEPT` latest used); ``ValueError`` if it does not replay."""
+        key = (room_id, index)
+        async with self._replay_lock:  # one build at a time: a burst of requests builds once
+            found = self.replays.get(key)
+            if found is None:
+                found = await asyncio.to_thread(Replay, record)
+                self.replays[key] = found
+                while len(self.replays) > REPLAYS_KEPT:
+                    self.replays.popitem(last=False)
+            self.replays.move_to_end(key)
+            return found
 
     # --------------------------------------------------------------- lifecycle
     async def startup(self) -> None:
@@ -926,6 +947,36 @@ def create_app(data: str | Path = "./data", bot_delay: float = 0.6, workers: int
     async def games(request: Request) -> Response:
         return JSONResponse(catalog.all_games())
 
+    async def rules_api(request: Request) -> Response:
+        """A game's rules as HTML (``GET /api/games/{game}/rules``)."""
+        try:
+            return JSONResponse(rules_doc(request.path_params["env"]).as_json())
+        except NoRules as err:
+            return _json_error(404, str(err))
+
+    async def rules_page(request: Request) -> Response:
+        """A game's rules as a page (``/rules/{game}``)."""
+        try:
+            doc = rules_doc(request.path_params["env"])
+        except NoRules as err:
+            return pages.error_page(404, "No rules here", str(err))
+        return pages.rules_page(doc.title, doc.html, toc_html(doc))
+
+    async def replay_page(request: Request) -> Response:
+        """``/room/{id}/replay/{index}``: the client's page, which shows the replay viewer
+        (also for an expired room, whose records are kept)."""
+        room_id = request.path_params["room_id"]
+        if room_id not in srv().rooms:
+            if room_id in srv().broken:
+                return pages.broken_room(room_id)
+            if srv().store.expired(room_id) is None:
+                return pages.no_room(room_id)
+        raw = request.path_params["index"]
+        if not raw.isdecimal() or len(raw) > 9 or srv().store.game(room_id, int(raw)) is None:
+            return pages.error_page(404, "No such game",
+                                    f"Room {room_id[:40]!r} has no finished game {raw[:12]!r} to replay.")
+        return FileResponse(STATIC / "index.html")
+
     async def board(request: Request) -> Response:
         """A game's board: the JavaScript module its kit names."""
         path = catalog.board_file(request.path_params["env"])
@@ -1003,6 +1054,48 @@ def create_app(data: str | Path = "./data", bot_delay: float = 0.6, workers: int
         name = f"cardtable-{room_id}-{raw}.json"
         return JSONResponse(record, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
+    async def finished_game(request: Request) -> tuple[str, int, dict[str, Any]]:
+        """The room, index and record of the path's finished game; else the HTTP error."""
+        room_id = room_of(request, records=True)
+        raw = request.path_params["index"]
+        known = ", ".join(str(r["index"]) for r in srv().store.games(room_id)) or "none yet"
+        if not raw.isdecimal() or len(raw) > 9:
+            raise HTTPException(400, f"a game index is a number; finished games: {known}")
+        record = srv().store.game(room_id, int(raw))
+        if record is None:
+            raise HTTPException(404, f"no finished game {raw} in room {room_id}; finished games: {known}")
+        return room_id, int(raw), record
+
+    async def replay_of(request: Request) -> Replay:
+        room_id, index, record = await finished_game(request)
+        try:
+            return await srv().replay(room_id, index, record)
+        except (ValueError, KeyError, TypeError) as err:
+            log.error("the record of game %d of room %s does not replay: %s", index, room_id, err)
+            raise HTTPException(409, f"this game's record cannot be replayed by the rules of this server "
+                                     f"({str(err)[:200]})") from None
+
+    async def replay_summary(request: Request) -> Response:
+        """``GET /api/rooms/{id}/games/{index}/replay``: the moves, seats and result."""
+        return JSONResponse((await replay_of(request)).summary())
+
+    async def replay_frame(request: Request) -> Response:
+        """``GET /api/rooms/{id}/games/{index}/replay/{step}[?seat=S]``: one position."""
+        rep = await replay_of(request)
+        raw = request.path_params["step"]
+        if not raw.isdecimal() or len(raw) > 9 or int(raw) > rep.steps:
+            return _json_error(400, f"step must be a number in 0..{rep.steps} (the moves played), "
+                                    f"got {raw[:20]!r}")
+        seat_raw = request.query_params.get("seat", "")
+        n = rep.game.num_players
+        if seat_raw and (not seat_raw.isdecimal() or len(seat_raw) > 3 or int(seat_raw) >= n):
+            return _json_error(400, f"seat must be a seat number in 0..{n - 1}, or left out for what "
+                                    f"everyone saw; got {seat_raw[:20]!r}")
+        unknown = sorted(set(request.query_params) - {"seat"})
+        if unknown:
+            return _json_error(400, f"unknown parameter(s) {', '.join(unknown)[:100]}; the only one is seat")
+        return JSONResponse(rep.frame(int(raw), int(seat_raw) if seat_raw else None))
+
     async def export(request: Request) -> Response:
         token = config.operator_token
         if token is None:
@@ -1037,8 +1130,9 @@ def create_app(data: str | Path = "./data", bot_delay: float = 0.6, workers: int
         if exc.status_code == 405:
             detail = f"{request.method} is not allowed on {request.url.path}"
         elif exc.status_code == 404 and detail == "Not Found":
-            detail = (f"nothing at {request.url.path[:80]}; the API is GET /api/games, POST /api/rooms, "
-                      "GET /api/rooms/{id}, GET /api/rooms/{id}/games[/{index}], GET /api/export")
+            detail = (f"nothing at {request.url.path[:80]}; the API is GET /api/games, "
+                      "GET /api/games/{game}/rules, POST /api/rooms, GET /api/rooms/{id}, "
+                      "GET /api/rooms/{id}/games[/{index}[/replay[/{step}]]], GET /api/export")
         return _json_error(exc.status_code, str(detail))
 
     async def ws_route(ws: WebSocket) -> None:
@@ -1058,12 +1152,17 @@ def create_app(data: str | Path = "./data", bot_delay: float = 0.6, workers: int
     routes = [
         Route("/", index),
         Route("/room/{room_id}", index),
+        Route("/room/{room_id}/replay/{index}", replay_page),
+        Route("/rules/{env}", rules_page),
         Route("/api/games", games),
+        Route("/api/games/{env}/rules", rules_api),
         Route("/games/{env}/board.js", board),
         Route("/api/rooms", rooms, methods=["POST"]),
         Route("/api/rooms/{room_id}", room_info),
         Route("/api/rooms/{room_id}/games", room_games),
         Route("/api/rooms/{room_id}/games/{index}", room_game),
+        Route("/api/rooms/{room_id}/games/{index}/replay", replay_summary),
+        Route("/api/rooms/{room_id}/games/{index}/replay/{step}", replay_frame),
         Route("/api/export", export),
         WebSocketRoute("/ws/{room_id}", ws_route),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),

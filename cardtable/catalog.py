@@ -19,7 +19,7 @@ import cardenvs
 from agents.knowledge import cast
 from agents.ladder import playable_levels
 from cardenvs.core.game import Game, Option, OptionError
-from cardenvs.core.table import TableFace
+from cardenvs.core.table import TableFace, value_words
 from cardenvs.registry import GAMES
 
 #: options a room may not set (the rules' default is used): a turn cap is a safety net
@@ -76,13 +76,28 @@ def _allowed_list(opt: Option) -> list[Any]:
     return list(opt.allowed)
 
 
-def _option_info(name: str, opt: Option) -> dict[str, Any]:
-    info: dict[str, Any] = {"name": name, "default": opt.default, "allowed": _allowed_list(opt),
-                            "help": opt.doc}
+def _option_info(env: str, name: str, opt: Option) -> dict[str, Any]:
+    """One option for the lobby: its values, and in players' words (from the game's table
+    face) its title, what it does and each value (``labels``, beside ``allowed``)."""
+    said = face(env).option_words.get(name)
+    allowed = _allowed_list(opt)
+    info: dict[str, Any] = {
+        "name": name, "default": opt.default, "allowed": allowed,
+        "title": said.title if said else name.replace("_", " ").capitalize(),
+        "help": said.help if said and said.help else opt.doc,
+        "labels": [said.value(v) if said else value_words(v) for v in allowed],
+    }
     if isinstance(opt.allowed, range):
         info["min"] = opt.allowed.start
         info["max"] = opt.allowed.stop - 1
     return info
+
+
+def option_text(env: str, name: str, value: Any) -> str:
+    """A room's option as a player reads it: ``"run-outs: no limit"``."""
+    said = face(env).option_words.get(name)
+    title = said.title if said else name.replace("_", " ")
+    return f"{title.lower()}: {said.value(value) if said else value_words(value)}"
 
 
 def _combos(env: str) -> dict[str, Any]:
@@ -133,13 +148,21 @@ def game_info(env: str) -> dict[str, Any]:
         "score_name": words.score_name,
         "result_note": words.result_note,
         "players": {"min": cls.min_players, "max": cls.max_players, "default": cls.default_players},
-        "options": [_option_info(n, o) for n, o in cls.OPTIONS.items() if n not in HIDDEN_OPTIONS],
+        "options": [_option_info(env, n, o) for n, o in cls.OPTIONS.items() if n not in HIDDEN_OPTIONS],
         "combos": _combos(env),
         "levels": table_levels(env),
         "default_level": DEFAULT_LEVEL,
         "cast": list(cast(env)),
         "cards": words.card_texts(make_game(env, cls.default_players, ())),
+        "card_names": words.card_names(make_game(env, cls.default_players, ())),
+        "spot_names": dict(words.spot_names),
+        "rules": rules_url(env),
     }
+
+
+def rules_url(env: str) -> str | None:
+    """Where the table shows the game's rules (``None``: its kit names no rules document)."""
+    return f"/rules/{env}" if cardenvs.registry.entry(env).rules is not None else None
 
 
 @cache
@@ -214,7 +237,10 @@ def public_view(game: Game[Any, Any], state: Any) -> dict[str, Any]:
 
 
 def game_result(env: str, game: Game[Any, Any], state: Any, names: list[str]) -> dict[str, Any] | None:
-    """The ``result`` of a finished game (``None`` while it runs)."""
+    """The ``result`` of a finished game (``None`` while it runs): the rules' returns and
+    infos, the winners, a summary, why in words (``why``: the game's table face, every
+    deciding comparison) and every seat's final hand (``hands``: hidden during play, shown
+    once the game is over; ``None`` for a game without hands)."""
     over = game.is_terminal(state)
     truncated = (not over) and game.is_truncated(state)
     if not over and not truncated:
@@ -228,13 +254,19 @@ def game_result(env: str, game: Game[Any, Any], state: Any, names: list[str]) ->
         summary = f"{who} {'win' if len(winners) > 1 else 'wins'}" + (" (shared)" if len(winners) > 1 else "")
     else:
         summary = "the game was cut off: no winner"
-    return {"returns": ret, "winners": winners, "truncated": truncated, "infos": infos, "summary": summary}
+    why = face(env).game_why(game, state, names) if over else []
+    if truncated:
+        why = ["The game was cut off at its length limit before anybody won, so nobody wins."]
+    return {"returns": ret, "winners": winners, "truncated": truncated, "infos": infos, "summary": summary,
+            "why": why, "hands": face(env).hands(game, state)}
 
 
-def round_result(env: str, game: Game[Any, Any], state: Any, step: int) -> dict[str, Any] | None:
-    """The round the latest move ended, as the game's table face shows it, with the step it
-    was judged after (``None`` when no round just ended)."""
-    out = face(env).round_result(game, state)
+def round_result(env: str, game: Game[Any, Any], state: Any, step: int,
+                 names: list[str] | None = None) -> dict[str, Any] | None:
+    """The round the latest move ended, as the game's table face shows it (naming the
+    players by ``names``), with the step it was judged after (``None`` when no round just
+    ended)."""
+    out = face(env).round_result(game, state, names)
     if out is None:
         return None
     return dict(out, step=step)

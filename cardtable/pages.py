@@ -44,6 +44,32 @@ def error_page(status: int, title: str, message: str, extra: str = "") -> HTMLRe
     return HTMLResponse(body, status_code=status)
 
 
+def rules_page(title: str, body: str, toc: str) -> HTMLResponse:
+    """A game's rules as a page of its own (``body`` and ``toc``: HTML rendered from the
+    game's rules document, raw HTML in it escaped; see :mod:`.rules`)."""
+    page = f"""<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Rules of {html.escape(title)} · Card table</title>
+  <link rel="stylesheet" href="/static/style.css">
+</head>
+<body data-page="rules">
+  <header class="topbar">
+    <a class="brand" href="/" title="new game"><span class="brand-suits">&#9824;&#9829;</span> Card table</a>
+    <span class="crumb">Rules of {html.escape(title)}</span>
+  </header>
+  <main class="rules-page" id="rules-page">
+    <nav class="rules-nav" aria-label="sections">{toc}</nav>
+    <article class="rules-body" id="rules-body">{body}</article>
+  </main>
+</body>
+</html>
+"""
+    return HTMLResponse(page)
+
+
 def no_room(room_id: str) -> HTMLResponse:
     """404: no room with this id on the server."""
     return error_page(404, "No such room",
@@ -55,7 +81,9 @@ def expired_room(room_id: str, when: float, games: int) -> HTMLResponse:
     """410: the room expired; its finished games' records are kept (links to them)."""
     day = datetime.datetime.fromtimestamp(when, datetime.timezone.utc).strftime("%Y-%m-%d")
     href = f"/api/rooms/{html.escape(room_id)}/games"
-    links = "".join(f'<li><a href="{href}/{i}" download>Game {i + 1}</a></li>' for i in range(games))
+    watch = f"/room/{html.escape(room_id)}/replay"
+    links = "".join(f'<li><a href="{watch}/{i}">Replay game {i + 1}</a> · '
+                    f'<a href="{href}/{i}" download>record</a></li>' for i in range(games))
     extra = f"<h2>Finished games</h2><ul class=\"records\">{links}</ul>" if games else ""
     plural = "s" if games != 1 else ""
     kept = f"its {games} finished game{plural}' records are kept" if games else "it had no finished game"

@@ -74,6 +74,32 @@ class Play:
         return len(self.ids)
 
 
+def table_fields(env: str, game: Any, state: Any, view_obj: Any, you: int | None, current: int,
+                 log: list[dict[str, Any]], round_result: dict[str, Any] | None,
+                 result: dict[str, Any] | None) -> dict[str, Any]:
+    """What a ``table`` message shows of a position, seen by seat ``you`` through
+    ``view_obj`` (its View, or the public view for ``None``): the board facts, each seat's
+    public facts in words, the last moves worded for ``you``, the scores and results.  The
+    table and the replay of a record (:mod:`.records`) both build from it."""
+    face = catalog.face(env)
+    last: list[str | None] = [None] * game.num_players
+    for e in reversed(log):
+        if last[e["seat"]] is None:
+            last[e["seat"]] = e["text"]
+            if None not in last:
+                break
+    # each logged move in the recipient's words: the mover's own, or a third person's
+    words_log = [e if e["seat"] == you else dict(e, label=e.get("others", e["label"]))
+                 for e in log[-LOG_LENGTH:]]
+    return {
+        "type": "table", "view": catalog.view_dict(view_obj), "board": face.board(game, view_obj),
+        "seat_facts": face.seat_facts(game, view_obj),
+        "current": current, "moves": [], "prompt": "", "last": last, "log": words_log,
+        "scores": face.scores(game, view_obj, result),
+        "round_result": round_result, "result": result,
+    }
+
+
 class RoomError(ValueError):
     """A request the room refuses; the message says why (sent to that client as ``error``)."""
 
@@ -286,7 +312,7 @@ class Room:
         p.movers.append(seat)
         p.log.append({"step": p.step, "seat": seat, "text": self.game.action_to_str(a),
                       "label": said.label, "others": said.others})
-        judged = catalog.round_result(self.env, self.game, p.state, p.step)
+        judged = catalog.round_result(self.env, self.game, p.state, p.step, self.names())
         if judged is not None:
             p.round_result = judged
         self._tables_step = -1
@@ -314,6 +340,9 @@ class Room:
             "winners": others, "truncated": False, "infos": self.game.infos(p.state),
             "summary": f"{names[seat]} resigned: {who} {'win' if len(others) > 1 else 'wins'}"
                        + (" (shared)" if len(others) > 1 else ""),
+            "why": [f"{names[seat]} resigned at move {p.step + 1}, so the game ended there: {names[seat]} "
+                    f"loses, and {who} {'share the win' if len(others) > 1 else 'wins'}."],
+            "hands": catalog.face(self.env).hands(self.game, p.state),
             "resigned": seat,
         }
         p.finished = now_iso()
@@ -382,30 +411,16 @@ class Room:
         if cached is not None:
             return cached
         game, state = self.game, p.state
-        face = catalog.face(self.env)
-        view_obj = game.public_view(state) if you is None else game.view(state, you)
         current = self.current()
         moves: list[dict[str, Any]] = []
         prompt = ""
+        view_obj = game.public_view(state) if you is None else game.view(state, you)
         if you is not None and current == you and self.seats[you].person:
             legal = list(game.legal_actions(state))
             moves = legal_moves(self.env, game, legal, view_obj)
-            prompt = face.prompt(game, view_obj, legal)
-        last: list[str | None] = [None] * self.num_players
-        for e in reversed(p.log):
-            if last[e["seat"]] is None:
-                last[e["seat"]] = e["text"]
-                if None not in last:
-                    break
-        # each logged move in the recipient's words: the mover's own, or a third person's
-        log = [e if e["seat"] == you else dict(e, label=e.get("others", e["label"]))
-               for e in p.log[-LOG_LENGTH:]]
-        msg = {
-            "type": "table", "view": catalog.view_dict(view_obj), "board": face.board(game, view_obj),
-            "current": current, "moves": moves, "prompt": prompt, "last": last, "log": log,
-            "scores": face.scores(game, view_obj, p.result),
-            "round_result": p.round_result, "result": p.result, "step": p.step, "game_index": p.index,
-        }
+            prompt = catalog.face(self.env).prompt(game, view_obj, legal)
+        msg = table_fields(self.env, game, state, view_obj, you, current, p.log, p.round_result, p.result)
+        msg.update(moves=moves, prompt=prompt, step=p.step, game_index=p.index)
         self._tables[you] = msg
         return msg
 

@@ -140,14 +140,26 @@ def run_job(job: Job) -> Any:
             {"id": int(a.action), "text": a.move,
              "label": words(job.env, game, int(a.action), job.view).label,
              "reason": face(job.env).words(_without_move(a.reason, a.move)),
-             "value": None if np.isnan(a.value) else round(float(a.value), 4)}
-            for a in advice
+             "value": None if np.isnan(a.value) else round(float(a.value), 4),
+             "rank": rank}
+            for a, rank in zip(advice, advice_ranks([a.value for a in advice]))
         ]
     engine.seed(decision_seed(job.seed, job.step, job.seat))
     action = int(engine.choose(game, job.view, list(job.legal)))
     if action not in job.legal:  # an agent must choose a legal move; never trust it blindly
         raise RuntimeError(f"{job.level} agent chose an illegal action {action}")
     return action
+
+
+def advice_ranks(values: list[float]) -> list[int]:
+    """Each advised move's place, best first, as a player reads it: 1 for the best, and the
+    same number for moves the coach rates the same ("1, 1, 3"): its values have no scale
+    a player could read, their order does."""
+    ranks: list[int] = []
+    for i, v in enumerate(values):
+        same = i > 0 and ((np.isnan(v) and np.isnan(values[i - 1])) or abs(v - values[i - 1]) <= 1e-9)
+        ranks.append(ranks[-1] if same else i + 1)
+    return ranks
 
 
 def _without_move(reason: str, move: str) -> str:

@@ -48,8 +48,13 @@ def test_the_wheel_holds_the_packages_data_and_commands(built: tuple[Path, Path]
     for needed in ("cardenvs/__init__.py", "agents/evaluation.py", "cardtable/app.py",
                    "cardtable/PROTOCOL.md", "cardtable/static/index.html", "cardtable/static/games/rummy.js",
                    "agents/policies/line_v0.npz", "agents/policies/lineit_v0.npz",
-                   "agents/policies/rummy432_v0.npz", "cardenvs/py.typed"):
+                   "agents/policies/rummy432_v0.npz", "cardenvs/py.typed", "cardenvs/line/RULES.md",
+                   "cardenvs/lineit/RULES.md", "cardenvs/rummy432/RULES.md"):
         assert needed in names, needed
+    # the rules players read at the table: the project's own documents, copied in (not links)
+    for game in ("line", "lineit", "rummy432"):
+        shipped = zipfile.ZipFile(wheel).read(f"cardenvs/{game}/RULES.md").decode()
+        assert shipped == (ROOT / "docs" / "rules" / f"{game}.md").read_text(encoding="utf-8"), game
     assert not any(n.startswith(("tests/", "experiments/", "docs/")) for n in names)
     meta = zipfile.ZipFile(wheel)
     info = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))

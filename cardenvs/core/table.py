@@ -11,7 +11,10 @@ game's name.
 
 Everything here is computed on the server from what the rules give (the View of the seat
 being answered, or :meth:`~cardenvs.core.game.Game.public_view` for a spectator): the
-browser draws it and judges nothing.
+browser draws it and judges nothing.  A face also says, in plain words, why a round or a
+game ended as it did (every deciding comparison, with the players' names), what each
+option and option value means to a player, how a screen reader names each card, seat and
+place, and which hands to show once a game is over.
 """
 
 from __future__ import annotations
@@ -22,6 +25,10 @@ from typing import Any
 
 from .cards import JOKER, RANKS, SUIT_SYMBOLS, SUITS, card_str
 from .game import Game
+
+#: the spoken name of each rank and suit (for screen readers: "7 of hearts", "queen of spades")
+RANK_NAMES = ("ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king")
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 
 
 @dataclass(frozen=True)
@@ -38,6 +45,56 @@ class MoveWords:
     others: str
     cards: list[int] = field(default_factory=list)
     spots: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class OptionWords:
+    """A game option as a player reads it in the lobby and at the table.
+
+    ``title`` names it ("Run-outs"), ``help`` says what it does in plain words, and
+    ``values`` words particular values (``((None, "no limit"),)``): a value not listed is
+    shown as it is (a number, a word), ``None`` as "none".
+    """
+
+    title: str
+    help: str = ""
+    values: tuple[tuple[Any, str], ...] = ()
+
+    def value(self, value: Any) -> str:
+        """One value in words."""
+        for v, words in self.values:
+            if v == value and type(v) is type(value):
+                return words
+        return value_words(value)
+
+
+def value_words(value: Any) -> str:
+    """An option value in plain words when the game says nothing about it: ``None`` is
+    "none", a bool "yes"/"no", anything else its text."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def spoken_card(card: int) -> str:
+    """A standard card (or the joker) as a screen reader says it: ``7 of hearts``, ``joker``."""
+    if card == JOKER:
+        return "joker"
+    return f"{RANK_NAMES[card >> 2]} of {SUIT_NAMES[card & 3]}"
+
+
+def names_and(names: list[str]) -> str:
+    """``"Ann"``, ``"Ann and Bob"``, ``"Ann, Bob and Cy"``."""
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``"1 card"``, ``"3 cards"``."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
 def pretty_card(card: int) -> str:
@@ -75,10 +132,23 @@ class TableFace:
     score_name: str = "score"
     #: a note under the game's result (how the winner is decided)
     result_note: str = ""
+    #: each option's title, help and value words for players (an option not listed shows
+    #: its name and the rules' own help)
+    option_words: dict[str, OptionWords] = {}
+    #: the places of the table a move may name (its ``spots``), as a screen reader says them
+    spot_names: dict[str, str] = {}
 
     def card_texts(self, game: Game[Any, Any]) -> list[str | None]:
         """The text of every card id the game's Views use (``None`` where an id is no card)."""
         return []
+
+    def card_names(self, game: Game[Any, Any]) -> list[str | None]:
+        """Every card id as a screen reader says it ("7 of hearts"); by default its text."""
+        return self.card_texts(game)
+
+    def spot_name(self, spot: str) -> str:
+        """A place of the table (a move's spot) in words, for a screen reader."""
+        return self.spot_names.get(spot, spot.replace(":", " "))
 
     def describe(self, game: Game[Any, Any], action: int, view: Any) -> MoveWords:
         """The words, cards and spots of ``action``, from the mover's View before it (``view``
@@ -100,10 +170,35 @@ class TableFace:
         rules (a hand's groups, a row's kind, a line's direction); JSON-ready."""
         return {}
 
-    def round_result(self, game: Game[Any, Any], state: Any) -> dict[str, Any] | None:
+    def seat_facts(self, game: Game[Any, Any], view: Any) -> list[str]:
+        """Per seat, what everyone may know of it in a few words ("8 cards in hand, 1 round
+        won"), for screen readers and the seat list; by default the View's hand sizes."""
+        sizes = getattr(view, "hand_sizes", None)
+        if sizes is None:
+            return ["" for _ in range(getattr(view, "num_players", 0))]
+        return [plural(int(n), "card") + " in hand" for n in sizes]
+
+    def hands(self, game: Game[Any, Any], state: Any) -> list[list[int]] | None:
+        """Every seat's hand (card ids), shown once a game is over and in its replay;
+        ``None`` when the game has no hands of cards.  By default each seat's View's
+        ``hand``."""
+        views = [game.view(state, p) for p in range(game.num_players)]
+        if not all(hasattr(v, "hand") for v in views):
+            return None
+        return [[int(c) for c in v.hand] for v in views]
+
+    def round_result(self, game: Game[Any, Any], state: Any,
+                     names: list[str] | None = None) -> dict[str, Any] | None:
         """The round the latest move ended, as the table shows it (every hand, who won and
-        why, in words), or ``None`` when no round just ended; JSON-ready."""
+        why, in words, naming the players by ``names``: ``player_<i>`` when not given), or
+        ``None`` when no round just ended; JSON-ready."""
         return None
+
+    def game_why(self, game: Game[Any, Any], state: Any, names: list[str]) -> list[str]:
+        """Why a finished game's winners won, in sentences naming every deciding comparison
+        ("Ann beat Bob on hand total, 12 to 30"); empty when the game says nothing more than
+        who won."""
+        return []
 
     def round_text(self, result: dict[str, Any], names: list[str]) -> str:
         """A judged round (from :meth:`round_result`) as lines of text for a terminal."""
@@ -114,4 +209,10 @@ class TableFace:
         return text
 
 
-__all__ = ["MoveWords", "TableFace", "pretty_card", "pretty_text"]
+def seat_names(names: list[str] | None, n: int) -> list[str]:
+    """``names`` when given, else ``player_0`` .. ``player_<n-1>``."""
+    return list(names) if names is not None else [f"player_{i}" for i in range(n)]
+
+
+__all__ = ["MoveWords", "OptionWords", "TableFace", "names_and", "plural", "pretty_card", "pretty_text",
+           "seat_names", "spoken_card", "value_words"]

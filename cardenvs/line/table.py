@@ -7,7 +7,16 @@ from typing import Any
 
 from cardenvs.core.cards import JOKER, card_str
 from cardenvs.core.game import Game
-from cardenvs.core.table import MoveWords, TableFace, pretty_card, pretty_text
+from cardenvs.core.table import (
+    MoveWords,
+    OptionWords,
+    TableFace,
+    names_and,
+    plural,
+    pretty_card,
+    pretty_text,
+    spoken_card,
+)
 
 from .render import order_row
 from .rules import LineGame
@@ -35,11 +44,60 @@ class LineTable(TableFace):
              "wild. When the grid is full, the player holding the least wins.")
     tile = (16, 20, JOKER)
     score_name = "hand total"
-    result_note = "The lowest hand total wins; a tie goes to the player with fewer cards."
+    result_note = ("The lowest hand total wins; a tie goes to the player with fewer cards; still level, "
+                   "the win is shared.")
+    option_words = {
+        "joker_points": OptionWords("Joker points", "what a joker left in your hand counts at the end"),
+    }
+    spot_names = {"row:0": "row 1", "row:1": "row 2", "row:2": "row 3", "row:3": "row 4",
+                  "hand": "your hand", "deck": "the draw pile", "discard": "the discard pile"}
 
     def card_texts(self, game: Game[Any, Any]) -> list[str | None]:
         """Every card and the joker (id 52)."""
         return [card_str(c) for c in range(JOKER + 1)]
+
+    def card_names(self, game: Game[Any, Any]) -> list[str | None]:
+        """Every card and the joker as spoken ("7 of hearts", "joker")."""
+        return [spoken_card(c) for c in range(JOKER + 1)]
+
+    def seat_facts(self, game: Game[Any, Any], view: LineView) -> list[str]:
+        """Cards in hand, and the jokers everyone knows a seat holds."""
+        out = []
+        for s in range(view.num_players):
+            facts = plural(view.hand_sizes[s], "card") + " in hand"
+            if view.known_jokers[s]:
+                facts += f", {plural(view.known_jokers[s], 'joker')} known"
+            out.append(facts)
+        return out
+
+    def game_why(self, game: Game[Any, Any], state: Any, names: list[str]) -> list[str]:
+        """How the game ended, then each deciding comparison: the lowest hand total wins,
+        fewer cards break a tie, still level shares the win."""
+        rules = _rules(game)
+        winners = rules.winners(state)
+        if not winners:
+            return []
+        n = rules.num_players
+        totals = [rules.hand_total(state, p) for p in range(n)]
+        sizes = [len(state.hands[p]) for p in range(n)]
+        full = all(len(row) == 4 for row in state.rows)
+        out = ["The grid is full, so the game ended." if full
+               else "The player to move could neither take nor draw, so the game ended."]
+        w = names_and([names[i] for i in winners])
+        best = winners[0]
+        if len(winners) > 1:
+            out.append(f"{w} share the win: the same hand total, {totals[best]}, and the same number of "
+                       f"cards, {sizes[best]}.")
+        for p in range(n):
+            if p in winners:
+                continue
+            if totals[p] != totals[best]:
+                out.append(f"{w} beat {names[p]} on hand total, {totals[best]} to {totals[p]} (the lowest "
+                           "wins).")
+            else:
+                out.append(f"{w} beat {names[p]} on cards held, {sizes[best]} to {sizes[p]}, with the same "
+                           f"hand total, {totals[best]} (fewer cards win a tie).")
+        return out
 
     def describe(self, game: Game[Any, Any], action: int, view: LineView | None) -> MoveWords:
         """A play, upgrade, shift, take, draw or discard, with its cards and spots."""

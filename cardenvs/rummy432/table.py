@@ -7,7 +7,17 @@ from typing import Any
 
 from cardenvs.core.cards import card_str, parse_card
 from cardenvs.core.game import Game
-from cardenvs.core.table import MoveWords, TableFace, pretty_card, pretty_text
+from cardenvs.core.table import (
+    MoveWords,
+    OptionWords,
+    TableFace,
+    names_and,
+    plural,
+    pretty_card,
+    pretty_text,
+    seat_names,
+    spoken_card,
+)
 
 from .rules import Rummy432Game
 from .state import DRAW, FINISH0, GROUP, TAKE, THROW0, Rummy432View, hand_values, rank_counts, shape_of
@@ -42,18 +52,61 @@ def judgement(pack: str, hand: tuple[int, ...] | list[int]) -> dict[str, Any]:
             "text": text}
 
 
-def round_reason(result: dict[str, Any]) -> str:
-    """Why the round's winners won: the judging rule that decided it."""
+def _shape_text(shape: list[int] | tuple[int, ...]) -> str:
+    return "+".join(str(k) for k in shape) if shape else "no group"
+
+
+def _shapes_compared(win: list[int], lose: list[int]) -> str:
+    """Where two complete hands' group sizes first differ, in words."""
+    for a, b in zip(win, lose):
+        if a != b:
+            return f"a group of {a} beats a group of {b} at the first difference"
+    return f"{len(win)} groups beat {len(lose)} with the same sizes before"
+
+
+def round_reasons(result: dict[str, Any], names: list[str] | None = None) -> list[str]:
+    """Why the round's winners won, as sentences naming every deciding comparison: for
+    each other player, the rule that put the winners ahead of them and both sides' numbers
+    ("Bob beat Theo on card value, 50 to 31, with the same groups 3+3+2"); and, for a
+    shared round, what made the winners level.  ``names``: the seats' names
+    (``player_<i>`` when not given)."""
     hands, winners = result["hands"], result["winners"]
-    shared = " (shared)" if len(winners) > 1 else ""
-    complete = [h for h in hands if h["complete"]]
-    if len(complete) == 1:
-        return f"why: the only complete hand wins{shared}"
-    if complete:
-        if len({tuple(h["shape"]) for h in complete}) > 1:
-            return f"why: among complete hands the bigger groups win, compared largest first{shared}"
-        return f"why: complete hands with the same groups: the higher card value wins{shared}"
-    return f"why: nobody is complete, so grouped value minus loose value decides{shared}"
+    who = seat_names(names, len(hands))
+    best = hands[winners[0]]
+    w = names_and([who[i] for i in winners])
+    out = []
+    if len(winners) > 1:
+        if best["complete"]:
+            out.append(f"{w} share the round: complete hands with the same groups "
+                       f"{_shape_text(best['shape'])} and the same card value, {best['value']}.")
+        else:
+            out.append(f"{w} share the round: nobody was complete, and they have the same value, "
+                       f"{best['value']} (grouped cards count for, loose cards against).")
+    for i, h in enumerate(hands):
+        if i in winners:
+            continue
+        if best["complete"] and not h["complete"]:
+            loose = h.get("loose")
+            loose_text = f"{plural(loose, 'loose card')}" if isinstance(loose, int) else "loose cards"
+            out.append(f"{w} beat {who[i]}: a complete hand beats an incomplete one "
+                       f"({who[i]} had {loose_text}).")
+        elif best["complete"] and list(best["shape"]) != list(h["shape"]):
+            compared = _shapes_compared(list(best["shape"]), list(h["shape"]))
+            out.append(f"{w} beat {who[i]} on group sizes, {_shape_text(best['shape'])} to "
+                       f"{_shape_text(h['shape'])}: {compared}.")
+        elif best["complete"]:
+            out.append(f"{w} beat {who[i]} on card value, {best['value']} to {h['value']}, with the "
+                       f"same groups {_shape_text(best['shape'])}.")
+        else:
+            out.append(f"{w} beat {who[i]} on value, {best['value']} to {h['value']}: nobody was complete, "
+                       f"so grouped cards count for and loose cards against ({best['grouped_value']} - "
+                       f"{best['loose_value']} against {h['grouped_value']} - {h['loose_value']}).")
+    return out
+
+
+def round_reason(result: dict[str, Any], names: list[str] | None = None) -> str:
+    """:func:`round_reasons` as one text."""
+    return " ".join(round_reasons(result, names))
 
 
 class Rummy432Table(TableFace):
@@ -64,10 +117,40 @@ class Rummy432Table(TableFace):
              "rounds wins the game.")
     tile = (40, 42, 43)
     score_name = "rounds won"
+    result_note = ("The first player to win the rounds needed wins the game; players who get there in "
+                   "the same round share the win.")
+    option_words = {
+        "pack": OptionWords("Pack", "which groups count: cards of one rank, in groups of these sizes",
+                            (("four", "four: groups of 4"), ("three", "three: groups of 3"),
+                             ("mixed", "mixed: groups of 2, 3 or 4"))),
+        "hand_size": OptionWords("Cards per hand", "cards each player holds between turns"),
+        "run_out_limit": OptionWords("Run-outs", "the round ends when the face-down pile has run out this "
+                                     "many times", ((None, "no limit"),)),
+        "rounds_to_win": OptionWords("Rounds to win", "rounds a player must win to win the game"),
+        "max_turns_per_round": OptionWords("Turn cap per round", "a round is judged after this many turns"),
+    }
+    spot_names = {"deck": "the face-down pile", "discard": "the discard pile", "hand": "your hand"}
 
     def card_texts(self, game: Game[Any, Any]) -> list[str | None]:
         """The 52 cards."""
         return [card_str(c) for c in range(52)]
+
+    def card_names(self, game: Game[Any, Any]) -> list[str | None]:
+        """The 52 cards as spoken ("7 of hearts")."""
+        return [spoken_card(c) for c in range(52)]
+
+    def seat_facts(self, game: Game[Any, Any], view: Rummy432View) -> list[str]:
+        """Cards in hand, rounds won, and a finish or a last turn."""
+        out = []
+        for s in range(view.num_players):
+            facts = [plural(view.hand_sizes[s], "card") + " in hand",
+                     f"{view.scores[s]} of {plural(view.rounds_to_win, 'round')} won"]
+            if s == view.finished_by:
+                facts.append("finished")
+            elif s in view.last_turns_left:
+                facts.append("has a last turn")
+            out.append(", ".join(facts))
+        return out
 
     def describe(self, game: Game[Any, Any], action: int, view: Rummy432View | None) -> MoveWords:
         """A draw, a take of the face-up card, a throw or a throw that finishes."""
@@ -104,9 +187,11 @@ class Rummy432Table(TableFace):
         """The seat's hand by groups, judged (nothing for a spectator, who sees no hand)."""
         return {"hand": judgement(view.pack, view.hand)} if view.seat >= 0 else {}
 
-    def round_result(self, game: Game[Any, Any], state: Any) -> dict[str, Any] | None:
-        """The rules' result of the round just judged, each hand with its cards' ids and groups,
-        how the round ended and why its winners won, in words."""
+    def round_result(self, game: Game[Any, Any], state: Any,
+                     names: list[str] | None = None) -> dict[str, Any] | None:
+        """The rules' result of the round just judged, each hand with its cards' ids, groups
+        and loose cards, how the round ended and why its winners won: every deciding
+        comparison in words (``reasons``, and ``why``, the same as one text)."""
         if not isinstance(game, Rummy432Game):
             raise TypeError(f"Rummy's table face needs a Rummy432Game, got {type(game).__name__}")
         raw = game.infos(state)[0].get("round_result")
@@ -116,11 +201,31 @@ class Rummy432Table(TableFace):
         hands = []
         for h in raw["hands"]:
             ids = [parse_card(c) for c in h["cards"]]
-            hands.append(dict(h, card_ids=ids, groups=judgement(game.pack, ids)["parts"]))
+            judged = judgement(game.pack, ids)
+            hands.append(dict(h, card_ids=ids, groups=judged["parts"], loose=judged["loose"]))
         out["hands"] = hands
         out["ended"] = ENDED_BY.get(raw["ended_by"], raw["ended_by"])
-        out["why"] = round_reason(raw)
+        out["reasons"] = round_reasons(out, names)
+        out["why"] = " ".join(out["reasons"])
         return out
+
+    def game_why(self, game: Game[Any, Any], state: Any, names: list[str]) -> list[str]:
+        """Who reached the rounds needed first, with everyone's rounds won."""
+        if not isinstance(game, Rummy432Game):
+            raise TypeError(f"Rummy's table face needs a Rummy432Game, got {type(game).__name__}")
+        scores = list(game.view(state, 0).scores)
+        if max(scores) < game.rounds_to_win:
+            return []
+        top = max(scores)
+        won = [i for i, x in enumerate(scores) if x == top]
+        rest = ", ".join(f"{names[i]} {scores[i]}" for i in range(len(scores)) if i not in won)
+        need = plural(game.rounds_to_win, "round")
+        if len(won) > 1:
+            first = (f"{names_and([names[i] for i in won])} reached {need} won in the same round, so they "
+                     "share the win")
+        else:
+            first = f"{names[won[0]]} was the first to win {need}"
+        return [first + (f" (rounds won: {rest})." if rest else ".")]
 
     def round_text(self, result: dict[str, Any], names: list[str]) -> str:
         """Every hand with its groups, who won the round and why, and the rounds won."""
@@ -133,7 +238,8 @@ class Rummy432Table(TableFace):
             mark = "  <- wins the round" if i in result["winners"] else ""
             lines.append(f"  player_{i} {names[i]:<6} {' '.join(hand['cards']):<40} groups {shape}, "
                          f"{state}, value {hand['value']}{mark}")
-        lines.append("  " + round_reason(result))
+        for k, reason in enumerate(round_reasons(result, names)):
+            lines.append(("  why: " if k == 0 else "       ") + reason)
         won = ", ".join(f"{names[i]} {s}" for i, s in enumerate(result["scores"]))
         lines.append(f"  rounds won: {won}")
         return "\n".join(lines) + "\n\n"

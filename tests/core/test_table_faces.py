@@ -4,7 +4,7 @@
   between seats is emptied), never a seat's private cards;
 * every legal move has the mover's and a third person's words, and names only card ids
   of the game's card texts; every prompt and board is JSON-ready;
-* a judged Rummy round comes with its hands' groups and the deciding rule in words.
+* a judged Rummy round comes with its hands' groups and every deciding comparison in words.
 """
 
 from __future__ import annotations
@@ -96,11 +96,14 @@ def test_rummy_round_results_say_how_the_round_ended_and_why() -> None:
     assert judged
     for r in judged:
         json.dumps(r)
-        assert r["why"].startswith("why: ") and r["ended"]
+        assert r["ended"] and r["why"] == " ".join(r["reasons"])
+        beaten = [i for i in range(2) if i not in r["winners"]]
+        assert all(any(f"beat player_{i}" in x for x in r["reasons"]) for i in beaten), r["reasons"]
         for h in r["hands"]:
             assert sorted(c for g in h["groups"] for c in g["cards"]) == sorted(h["card_ids"])
         text = face.round_text(r, ["Ann", "Bob"])
-        assert f"round {r['round']} over" in text and r["why"] in text
+        assert f"round {r['round']} over" in text
+        assert all(x.replace("player_0", "Ann").replace("player_1", "Bob") in text for x in r["reasons"])
 
 
 def test_card_words() -> None:

@@ -116,9 +116,15 @@ def test_rummy_rounds_are_judged_with_hands_shown(played: Played) -> None:
     assert len(rounds) >= 2 and sorted(rounds) == list(range(1, len(rounds) + 1))
     last = rounds[max(rounds)]
     assert last["game_over"] and last["game_winners"] == played.final["result"]["winners"]
-    assert max(last["scores"]) == 2 and last["why"].startswith("why:")
+    assert max(last["scores"]) == 2
+    names = [s["name"] for s in [m for m in played.spectator.seen if m["type"] == "room"][-1]["seats"]]
     for rr in rounds.values():
         assert len(rr["hands"]) == 4 and all(len(h["card_ids"]) == 8 for h in rr["hands"])
+        # why, in plain words: one deciding comparison per player who did not win, by name
+        beaten = [i for i in range(4) if i not in rr["winners"]]
+        assert rr["why"] == " ".join(rr["reasons"]) and len(rr["reasons"]) >= len(beaten)
+        for i in beaten:
+            assert any(f"beat {names[i]}" in r for r in rr["reasons"]), (names[i], rr["reasons"])
     assert played.final["scores"] == last["scores"]
 
 
