@@ -4,7 +4,7 @@
 // each game's board is a module the server names (`board` in /api/games), and every word,
 // score and judgement comes from the server.
 import { el, stdText, liText } from "./cards.js";
-import { LEVEL_WORDS, botIcon, levelWord, deadlineNode, countdownText } from "./ui.js";
+import { LEVEL_WORDS, botIcon, levelWord, deadlineNode, countdownText, seatLabel } from "./ui.js";
 
 /** Each game's board module, loaded from the URL the server gives (null: none, or it failed). */
 const BOARDS = {};
@@ -102,9 +102,18 @@ async function api(path, opts = {}) {
   return body;
 }
 
+/** Say something to screen readers (a polite live region). */
+function announce(text) {
+  const box = document.getElementById("announce");
+  if (!box) return;
+  box.textContent = "";
+  setTimeout(() => { box.textContent = text; }, 30);
+}
+
 // ------------------------------------------------------------------------ routing
 async function init() {
   const m = location.pathname.match(/^\/room\/([^/]+)\/?$/);
+  const r = location.pathname.match(/^\/room\/([^/]+)\/replay\/(\d+)\/?$/);
   try {
     const data = await api("/api/games");
     S.games = data.games || [];
@@ -112,24 +121,96 @@ async function init() {
   } catch (err) {
     showError("Could not load the games: " + err.message);
   }
-  if (m) enterRoom(decodeURIComponent(m[1]));
+  const rulesBtn = document.getElementById("rules-button");
+  if (rulesBtn) rulesBtn.onclick = () => openRules(S.rulesGame);
+  document.addEventListener("keydown", onKey);
+  if (r) enterReplay(decodeURIComponent(r[1]), Number(r[2]));
+  else if (m) enterRoom(decodeURIComponent(m[1]));
   else renderLobby();
 }
 
-// -------------------------------------------------------------------------- lobby
-function optionLabel(opt, value) {
-  if (value === null) return opt.name === "run_out_limit" ? "never" : "none";
-  return String(value);
+// -------------------------------------------------------------------------- rules
+/** The game whose rules the top bar's Rules button opens (none: the button hides). */
+function setRulesGame(g) {
+  S.rulesGame = g && g.rules ? g : null;
+  const btn = document.getElementById("rules-button");
+  if (!btn) return;
+  btn.hidden = !S.rulesGame;
+  if (S.rulesGame) btn.title = `the rules of ${S.rulesGame.title}`;
 }
 
-const OPTION_TITLES = {
-  pack: "Pack",
-  hand_size: "Cards per hand",
-  run_out_limit: "Run-outs",
-  rounds_to_win: "Rounds to win",
-  joker_points: "Joker points",
-  max_turns_per_round: "Turn cap per round",
-};
+/** The rules of a game in a panel over the page (rendered by the server from the game's
+ * rules document); Escape or the close button closes it and gives the focus back. */
+async function openRules(g) {
+  if (!g || !g.rules) return;
+  closeRules();
+  const back = document.activeElement;
+  const body = el("div", { class: "rules-body", id: "rules-body", tabindex: "-1" }, el("p", { class: "muted", text: "Loading the rules\u2026" }));
+  const close = el("button", { class: "btn small", id: "rules-close", type: "button", text: "Close", "aria-label": "close the rules" });
+  const dialog = el("div", { class: "rules-dialog", id: "rules-dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "rules-title" },
+    el("div", { class: "rules-head" },
+      el("h2", { id: "rules-title", text: `Rules of ${g.title}` }),
+      el("a", { href: g.rules, target: "_blank", rel: "noopener", class: "btn small", text: "Open as a page" }), close),
+    el("nav", { class: "rules-toc-box", id: "rules-toc", "aria-label": "sections" }), body);
+  const shade = el("div", { class: "rules-shade", id: "rules-shade" }, dialog);
+  shade.addEventListener("click", (e) => { if (e.target === shade) closeRules(); });
+  close.onclick = () => closeRules();
+  shade._back = back;
+  document.body.append(shade);
+  document.body.classList.add("rules-open");
+  close.focus();
+  try {
+    const doc = await api(`/api/games/${encodeURIComponent(g.name)}/rules`);
+    if (!document.getElementById("rules-dialog")) return;
+    body.innerHTML = doc.html; // the server's rendering of the game's own document (raw HTML escaped)
+    const toc = document.getElementById("rules-toc");
+    const heads = (doc.toc || []).filter((h) => h.level === 2);
+    toc.replaceChildren(...heads.map((h) => el("a", { href: `#${h.id}`, class: "chip toc-link", text: h.text,
+      onclick: (e) => { e.preventDefault(); const t = document.getElementById(h.id); if (t) t.scrollIntoView({ block: "start" }); } })));
+  } catch (err) {
+    body.replaceChildren(el("p", { text: "Could not load the rules: " + err.message }));
+  }
+}
+
+/** Tab stays inside the open rules panel (a modal dialog): from its last control to its
+ * first and back. True when the key was handled here. */
+function trapInRules(ev) {
+  const dialog = document.getElementById("rules-dialog");
+  if (!dialog) return false;
+  const stops = [...dialog.querySelectorAll("a[href], button:not([disabled]), [tabindex='0']")];
+  if (!stops.length) return false;
+  const first = stops[0], last = stops[stops.length - 1];
+  const at = document.activeElement;
+  if (!dialog.contains(at) || (ev.shiftKey && at === first) || (!ev.shiftKey && at === last)) {
+    ev.preventDefault();
+    (ev.shiftKey ? last : first).focus();
+  }
+  return true;
+}
+
+function closeRules() {
+  const shade = document.getElementById("rules-shade");
+  if (!shade) return false;
+  shade.remove();
+  document.body.classList.remove("rules-open");
+  if (shade._back && shade._back.focus) shade._back.focus();
+  return true;
+}
+
+// -------------------------------------------------------------------------- lobby
+/** An option's value in the game's own words (the server's `labels`, beside `allowed`). */
+function optionLabel(opt, value) {
+  const i = (opt.allowed || []).findIndex((a) => JSON.stringify(a) === JSON.stringify(value));
+  if (i >= 0 && opt.labels && opt.labels[i] !== undefined) return opt.labels[i];
+  return value === null ? "none" : String(value);
+}
+
+/** A room's option as "title: value", in the game's words. */
+function optionText(game, name, value) {
+  const opt = ((game && game.options) || []).find((o) => o.name === name);
+  if (!opt) return `${name.replace(/_/g, " ")}: ${value === null ? "none" : value}`;
+  return `${opt.title.toLowerCase()}: ${optionLabel(opt, value)}`;
+}
 
 function renderLobby() {
   document.body.dataset.page = "lobby";
@@ -142,6 +223,7 @@ function renderLobby() {
   const form = el("div", { class: "lobby-form", id: "lobby-form" });
   const pickGame = (g) => {
     chosen = g;
+    setRulesGame(g);
     store.set("cardtable:lastgame", g.name);
     for (const t of tiles.children) t.classList.toggle("chosen", t.dataset.game === g.name);
     buildForm(form, g);
@@ -185,7 +267,7 @@ function buildForm(form, g) {
       : el("select", { id: `opt-${opt.name}`, name: opt.name });
     sel._numeric = numeric;
     selects[opt.name] = sel;
-    rows.append(el("label", { class: "opt" }, el("span", { class: "opt-name", text: OPTION_TITLES[opt.name] || opt.name }), sel,
+    rows.append(el("label", { class: "opt" }, el("span", { class: "opt-name", text: opt.title || opt.name }), sel,
       el("small", { class: "opt-help", text: opt.help || "" })));
     values[opt.name] = opt.default;
   }
@@ -234,7 +316,7 @@ function buildForm(form, g) {
       }
       const allowed = allowedFor(opt.name, opt.allowed || [], chosen);
       const prev = values[opt.name];
-      sel.replaceChildren(...allowed.map((a, i) => el("option", { value: String(i), text: optionLabel(opt, a) })));
+      sel.replaceChildren(...allowed.map((a, i) => el("option", { value: String(i), "data-value": JSON.stringify(a), text: optionLabel(opt, a) })));
       sel._allowed = allowed;
       let idx = allowed.findIndex((a) => same(a, prev));
       if (idx < 0) idx = allowed.findIndex((a) => same(a, opt.default));
@@ -284,7 +366,8 @@ function buildForm(form, g) {
       create.disabled = false;
     }
   };
-  form.append(el("h2", { text: g.title }),
+  form.append(el("div", { class: "form-head" }, el("h2", { text: g.title }),
+    g.rules ? el("button", { class: "btn small", id: "lobby-rules", type: "button", text: `Rules of ${g.title}`, onclick: () => openRules(g) }) : null),
     el("p", { class: "muted", text: "Press Play with friends to make a room, then send the link. Computer players fill any empty seat. Each player has their own coach, which only sees their own cards." }),
     rows, el("div", { class: "create-row" }, create,
       el("span", { class: "muted", text: "makes a room and its link; start alone or wait for friends" })));
@@ -306,8 +389,8 @@ function enterRoom(roomId) {
   app.replaceChildren(el("div", { class: "room-grid", id: "room" },
     el("section", { class: "tablearea" },
       el("div", { class: "statusbar", id: "statusbar" },
-        el("div", { class: "status", id: "status", text: "Connecting\u2026" }),
-        el("div", { class: "moves", id: "moves" })),
+        el("div", { class: "status", id: "status", role: "status", "aria-live": "polite", "aria-atomic": "true", text: "Connecting\u2026" }),
+        el("div", { class: "moves", id: "moves", role: "group", "aria-label": "your moves" })),
       el("div", { id: "banner" }),
       el("div", { id: "board-wrap" })),
     el("aside", { class: "side" },
@@ -462,6 +545,7 @@ function onRoom(room) {
   for (const s of room.seats) s.awayUntil = s.away === null || s.away === undefined ? null : Date.now() + 1000 * s.away;
   if (room.status !== "playing") S.resignArmed = false;
   S.game = S.games.find((g) => g.name === room.game) || { name: room.game, title: room.title, levels: [], cast: [], cards: [] };
+  setRulesGame(S.game);
   document.title = `${room.title} \u00b7 Card table`;
   setText("crumb", `${room.title} \u00b7 room ${room.room}`);
   document.body.dataset.game = room.game;
@@ -520,7 +604,8 @@ function renderSeats() {
         parts.push(sel);
       }
     } else if (room.host && (room.status !== "finished" || true)) {
-      const sel = el("select", { class: "level-select", "data-seat": s.seat, title: "this computer player's level" },
+      const sel = el("select", { class: "level-select", "data-seat": s.seat, title: "this computer player's level",
+        "aria-label": `level of the computer in seat ${s.seat + 1}` },
         ...(S.game.levels || [s.level]).map((lv) => el("option", { value: lv, text: levelWord(lv) })));
       sel.value = s.level;
       sel.onchange = () => send({ type: "level", seat: s.seat, level: sel.value });
@@ -536,7 +621,8 @@ function renderSeats() {
       parts.push(el("button", { class: "btn small sit", type: "button", "data-seat": s.seat, text: "Sit here",
         onclick: () => send({ type: "sit", seat: s.seat, name: myName() }) }));
     }
-    return el("div", { class: "seatrow" + (mine ? " mine" : "") + (S.table && S.table.current === s.seat ? " to-move" : ""), "data-seat": s.seat }, ...parts);
+    return el("div", { class: "seatrow" + (mine ? " mine" : "") + (S.table && S.table.current === s.seat ? " to-move" : ""), "data-seat": s.seat,
+      role: "group", "aria-label": `seat ${s.seat + 1}: ${seatLabel(room, S.table, s.seat, you)}` }, ...parts);
   });
   const controls = el("div", { class: "seat-controls" });
   if (you === null || you === undefined) {
@@ -576,8 +662,7 @@ function renderSeats() {
   }
   if (room.host && room.status !== "playing") controls.append(timeSettings(room));
   const set = room.settings || {};
-  const opts = [...Object.entries(room.options || {}).filter(([k]) => k !== "max_turns_per_round" || room.options[k] !== 1000)
-    .map(([k, v]) => `${(OPTION_TITLES[k] || k).toLowerCase()} ${v === null ? "never" : v}`),
+  const opts = [...Object.entries(room.options || {}).map(([k, v]) => optionText(S.game, k, v)),
   `turn clock ${set.turn_seconds ? secondsWords(set.turn_seconds) : "off"}`,
   `away ${secondsWords(set.away_seconds || 60)}`].join(" \u00b7 ");
   panel.replaceChildren(
@@ -647,8 +732,13 @@ function onTable(t) {
   renderCoach();
   renderLog();
   renderBanner();
-  // the seat list is rebuilt on room messages only (its buttons stay clickable); here just the turn marker
-  document.querySelectorAll("#seats .seatrow").forEach((row) => row.classList.toggle("to-move", Number(row.dataset.seat) === t.current));
+  // the seat list is rebuilt on room messages only (its buttons stay clickable); here just the
+  // turn marker and the words a screen reader says for each seat
+  document.querySelectorAll("#seats .seatrow").forEach((row) => {
+    const seat = Number(row.dataset.seat);
+    row.classList.toggle("to-move", seat === t.current);
+    row.setAttribute("aria-label", `seat ${seat + 1}: ${seatLabel(S.room, t, seat, S.room.you)}`);
+  });
 }
 
 /** The turn clock of this table's position, if one runs. */
@@ -666,9 +756,20 @@ function ctx() {
     table: t,
     room: S.room,
     you: S.room ? S.room.you : null,
+    // a replay shows the board as a seat saw it: that seat is not "you"
+    replay: S.mode === "replay",
     name,
     cardId: (text) => (S.game.cards || []).indexOf(text),
   };
+}
+
+/** Which element of the board has the keyboard's focus, to give it back after a redraw. */
+function focusKey() {
+  const a = document.activeElement;
+  if (!a || !a.closest || !a.closest("#board")) return null;
+  if (a.dataset.card !== undefined) return `[data-card="${a.dataset.card}"][data-pick]`;
+  if (a.dataset.spot !== undefined) return `[data-spot="${a.dataset.spot}"]`;
+  return null;
 }
 
 function renderBoard() {
@@ -680,6 +781,7 @@ function renderBoard() {
     wrap.replaceChildren(el("pre", { text: JSON.stringify(t.view, null, 1) }));
     return;
   }
+  const refocus = focusKey();
   const board = r.render(ctx());
   board.id = "board";
   board.dataset.current = t.current;
@@ -696,8 +798,34 @@ function renderBoard() {
     }
   }
   board.addEventListener("click", onBoardClick);
+  board.addEventListener("keydown", onBoardKey);
+  labelBoard(board);
   wrap.replaceChildren(board);
   decorate();
+  if (refocus) {
+    const again = [...board.querySelectorAll(refocus)].find((n) => n.tabIndex >= 0);
+    if (again) again.focus({ preventScroll: true });
+  }
+}
+
+/** Screen-reader names for what the board draws: every card by the game's words for it
+ * (`card_names` from the server), face-down cards as one group, places by their names. */
+function labelBoard(root) {
+  const names = (S.game && S.game.card_names) || [];
+  root.querySelectorAll("[data-card]").forEach((n) => {
+    const id = Number(n.dataset.card);
+    n.setAttribute("aria-label", names[id] || n.getAttribute("title") || String(id));
+    if (!n.hasAttribute("role")) n.setAttribute("role", "img");
+  });
+  root.querySelectorAll(".card.back").forEach((n) => n.setAttribute("aria-hidden", "true"));
+  root.querySelectorAll(".backs[title]").forEach((n) => {
+    n.setAttribute("role", "img");
+    n.setAttribute("aria-label", `${n.getAttribute("title")}, face down`);
+  });
+  const spots = (S.game && S.game.spot_names) || {};
+  root.querySelectorAll("[data-spot]").forEach((n) => {
+    n.dataset.spotName = spots[n.dataset.spot] || n.getAttribute("title") || n.dataset.spot;
+  });
 }
 
 function moveCards(m) { return (m.cards || []).map(Number); }
@@ -717,29 +845,142 @@ function decorate() {
   const live = any ? matching() : moves;
   const cards = new Set(live.flatMap(moveCards));
   const spots = new Set(live.flatMap(moveSpots));
+  const names = (S.game && S.game.card_names) || [];
   board.querySelectorAll("[data-pick][data-card]").forEach((n) => {
     const c = Number(n.dataset.card);
+    const on = cards.has(c) && !S.pending;
+    const chosen = S.sel.cards.includes(c);
     n.classList.toggle("playable", cards.has(c));
-    n.classList.toggle("selected", S.sel.cards.includes(c));
+    n.classList.toggle("selected", chosen);
+    // a card a move names is a button: reachable by Tab, chosen with Enter or Space
+    if (on) {
+      n.tabIndex = 0;
+      n.setAttribute("role", "button");
+      n.setAttribute("aria-pressed", chosen ? "true" : "false");
+    } else {
+      n.removeAttribute("tabindex");
+      n.setAttribute("role", "img");
+      n.removeAttribute("aria-pressed");
+    }
+    n.setAttribute("aria-label", (names[c] || n.getAttribute("title") || String(c)) + (on ? (chosen ? ", chosen" : ", playable") : ""));
   });
   board.querySelectorAll("[data-spot]").forEach((n) => {
     const s = n.dataset.spot;
+    const live = spots.has(s) && !S.pending && moves.length > 0;
+    const chosen = S.sel.spots.includes(s);
     n.classList.toggle("spot-live", spots.has(s));
-    n.classList.toggle("spot-selected", S.sel.spots.includes(s));
+    n.classList.toggle("spot-selected", chosen);
+    if (live) {
+      n.tabIndex = 0;
+      n.setAttribute("role", "button");
+      n.setAttribute("aria-pressed", chosen ? "true" : "false");
+      n.setAttribute("aria-label", n.dataset.spotName || s);
+    } else {
+      n.removeAttribute("tabindex");
+      n.removeAttribute("role");
+      n.removeAttribute("aria-pressed");
+      n.removeAttribute("aria-label");
+    }
   });
 }
 
+/** Enter or Space on a focused card or place chooses it (as a tap does); the arrow keys
+ * move between the cards and places that can be chosen now. */
+function onBoardKey(ev) {
+  const target = ev.target;
+  if (!(target instanceof Element) || !target.closest("#board")) return;
+  const focusables = () => [...document.querySelectorAll("#board [tabindex='0']")];
+  if (ev.key === "Enter" || ev.key === " ") {
+    if (target.matches("[data-pick][data-card], [data-spot]") && target.tabIndex >= 0) {
+      ev.preventDefault();
+      ev.stopPropagation();
+      chooseFrom(target, true);
+    }
+    return;
+  }
+  const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[ev.key];
+  if (step && target.tabIndex >= 0) {
+    const all = focusables();
+    const i = all.indexOf(target);
+    if (i >= 0 && all.length) {
+      ev.preventDefault();
+      all[(i + step + all.length) % all.length].focus();
+    }
+  }
+}
+
 function onBoardClick(ev) {
+  chooseFrom(ev.target, false);
+}
+
+/** A tap (or Enter) on the board: the card under it, else the place under it. */
+function chooseFrom(node, byKey) {
   const moves = (S.table && S.table.moves) || [];
-  if (!moves.length || S.pending) return;
-  const cardNode = ev.target.closest("[data-pick][data-card]");
+  if (!moves.length || S.pending || !(node instanceof Element)) return;
+  const cardNode = node.closest("[data-pick][data-card]");
   const named = (c) => moves.some((m) => moveCards(m).includes(c));
   if (cardNode && named(Number(cardNode.dataset.card))) {
     toggleCard(Number(cardNode.dataset.card));
+    if (byKey) sayChoice();
     return;
   }
-  const spotNode = ev.target.closest("[data-spot]");
-  if (spotNode && moves.some((m) => moveSpots(m).includes(spotNode.dataset.spot))) toggleSpot(spotNode.dataset.spot);
+  const spotNode = node.closest("[data-spot]");
+  if (spotNode && moves.some((m) => moveSpots(m).includes(spotNode.dataset.spot))) {
+    toggleSpot(spotNode.dataset.spot);
+    if (byKey) sayChoice();
+  }
+}
+
+/** After a choice by keyboard: what is chosen and which moves it leaves, with their keys. */
+function sayChoice() {
+  const buttons = shownMoves();
+  const names = (S.game && S.game.card_names) || [];
+  const spots = (S.game && S.game.spot_names) || {};
+  const chosen = [...S.sel.cards.map((c) => names[c] || String(c)), ...S.sel.spots.map((x) => spots[x] || x)];
+  const what = chosen.length ? `Chosen: ${chosen.join(", ")}. ` : "Nothing chosen. ";
+  const list = buttons.slice(0, 9).map((b, i) => `${i + 1}: ${b.dataset.label || b.textContent}`).join("; ");
+  announce(what + (list ? `Moves: ${list}.` : ""));
+}
+
+/** The move buttons shown now (after the choices), in order: digit keys press them. */
+function shownMoves() {
+  return [...document.querySelectorAll("#moves .btn.move:not(.any)")].filter((b) => !b.disabled);
+}
+
+/** Keys anywhere on the page: Escape closes the rules or clears the choice; in a game,
+ * 1-9 press the shown move buttons and M goes to them; in a replay, the arrows step. */
+function onKey(ev) {
+  if (ev.key === "Tab" && trapInRules(ev)) return;
+  if (ev.key === "Escape") {
+    if (closeRules()) { ev.preventDefault(); return; }
+    if (S.sel && (S.sel.cards.length || S.sel.spots.length)) {
+      S.sel = { cards: [], spots: [] };
+      afterSelect();
+      announce("Choice cleared.");
+      ev.preventDefault();
+    }
+    return;
+  }
+  if (ev.ctrlKey || ev.metaKey || ev.altKey || document.getElementById("rules-shade")) return;
+  const t = ev.target;
+  if (t instanceof Element && t.closest("input, select, textarea, [contenteditable]")) return;
+  if (S.mode === "replay") {
+    replayKey(ev);
+    return;
+  }
+  if (/^[1-9]$/.test(ev.key)) {
+    const b = shownMoves()[Number(ev.key) - 1];
+    if (b) {
+      ev.preventDefault();
+      b.click();
+    }
+  } else if (ev.key === "m" || ev.key === "M") {
+    const b = shownMoves()[0] || document.querySelector("#moves summary");
+    if (b) {
+      ev.preventDefault();
+      b.focus();
+    }
+  }
 }
 
 function toggleCard(c) {
@@ -785,9 +1026,11 @@ function playMove(m) {
   }
 }
 
-function moveButton(m, cls = "") {
+function moveButton(m, cls = "", key = 0) {
   return el("button", { class: `btn move ${cls}`, type: "button", "data-move-id": m.id, "data-move-text": m.text,
-    title: m.text, disabled: S.pending, onclick: () => playMove(m) }, moveLabel(m));
+    "data-label": moveLabel(m), title: m.text + (key ? ` (key ${key})` : ""), disabled: S.pending,
+    "aria-keyshortcuts": key ? String(key) : null, onclick: () => playMove(m) },
+  key ? el("kbd", { class: "key", "aria-hidden": "true", text: String(key) }) : null, moveLabel(m));
 }
 
 function renderActions() {
@@ -827,12 +1070,14 @@ function renderActions() {
   const any = S.sel.cards.length + S.sel.spots.length > 0;
   const picked = any ? matching().filter((m) => moveCards(m).length) : [];
   const directShown = any ? direct.filter((m) => S.sel.spots.every((s) => moveSpots(m).includes(s)) && !S.sel.cards.length) : direct;
-  for (const m of picked) box.append(moveButton(m, "picked"));
-  for (const m of directShown) box.append(moveButton(m, "direct"));
+  let key = 0;
+  for (const m of picked) box.append(moveButton(m, "picked", key < 9 ? ++key : 0));
+  for (const m of directShown) box.append(moveButton(m, "direct", key < 9 ? ++key : 0));
   if (any) {
     box.append(el("button", { class: "btn ghost", id: "clear-sel", type: "button", text: "Clear", onclick: () => { S.sel = { cards: [], spots: [] }; afterSelect(); } }));
   } else if (moves.some((m) => moveCards(m).length)) {
-    box.append(el("span", { class: "hint", text: direct.length ? "or tap a highlighted card" : "tap a highlighted card" }));
+    box.append(el("span", { class: "hint", text: direct.length ? "or choose a highlighted card" : "choose a highlighted card",
+      title: "tap it, or reach it with Tab and press Enter; then press a move's number" }));
   }
   const all = el("details", { class: "allmoves", id: "all-moves" }, el("summary", { text: `all ${moves.length} moves` }),
     el("div", { class: "allmoves-list" }, ...moves.map((m) => moveButton(m, "any"))));
@@ -863,15 +1108,20 @@ function renderCoach() {
   else if (!S.advice.length) body.append(el("p", { class: "muted", text: "Thinking\u2026" }));
   else {
     const legal = new Map((t.moves || []).map((m) => [m.id, m]));
-    S.advice.slice(0, 5).forEach((a, i) => {
+    // the coach's own scores have no scale a player could read: it shows its order only
+    // (a plain rank; moves it rates the same share one)
+    const shown = S.advice.slice(0, 5);
+    body.append(el("p", { class: "muted advice-note", text: "Its best moves first; the same number: it rates them the same." }));
+    shown.forEach((a, i) => {
       const m = legal.get(a.id);
-      const val = typeof a.value === "number" && Number.isFinite(a.value) ? (a.value >= 0 ? "+" : "") + a.value.toFixed(2) : "";
-      body.append(el("div", { class: "advice-item" + (i === 0 ? " best" : ""), "data-advice-id": a.id },
+      const rank = typeof a.rank === "number" ? a.rank : i + 1;
+      const place = rank === 1 ? "its best move" : `its choice number ${rank}`;
+      body.append(el("div", { class: "advice-item" + (rank === 1 ? " best" : ""), "data-advice-id": a.id, "data-rank": rank },
         el("div", { class: "advice-head" },
-          el("span", { class: "rank", text: String(i + 1) }),
+          el("span", { class: "rank", title: place, "aria-label": place, text: String(rank) }),
           el("b", { class: "advice-move", text: moveLabel(a) }),
-          val ? el("span", { class: "value", title: "the coach's value of this move", text: val }) : null,
-          m ? el("button", { class: "btn small play-advice", type: "button", "data-move-id": a.id, text: "Play", disabled: S.pending, onclick: () => playMove(m) }) : null),
+          m ? el("button", { class: "btn small play-advice", type: "button", "data-move-id": a.id, text: "Play",
+            "aria-label": `play ${moveLabel(a)}`, disabled: S.pending, onclick: () => playMove(m) }) : null),
         a.reason ? el("div", { class: "reason", text: a.reason }) : null));
     });
   }
@@ -902,6 +1152,66 @@ function resultWinners(res) {
   return returns.map((r, s) => (r === best ? s : -1)).filter((s) => s >= 0);
 }
 
+/** A seat's outcome of a finished game, in words. */
+function outcome(res, seat) {
+  const winners = resultWinners(res);
+  if (res.resigned === seat) return "resigned";
+  if (!winners.length) return "no winner";
+  if (winners.includes(seat)) return winners.length > 1 ? "shared the win" : "won";
+  return "lost";
+}
+
+/** Every seat's final hand, drawn with the game's cards (the game is over: nothing is
+ * hidden any more). */
+function handsBox(hands, id) {
+  const board = boardOf(S.room.game);
+  const names = (S.game && S.game.card_names) || [];
+  const draw = (c) => {
+    const node = board && board.card ? board.card(c, { small: true }) : el("span", { class: "chip", text: String(c) });
+    node.setAttribute("role", "img");
+    node.setAttribute("aria-label", names[c] || String(c));
+    return node;
+  };
+  return el("div", { class: "final-hands", id },
+    ...hands.map((h, s) => el("div", { class: "final-hand", "data-hand-seat": s, role: "group", "aria-label": `${name(s)}'s hand` },
+      el("b", { class: "fh-name", text: name(s) }),
+      el("div", { class: "fan" }, ...(h.length ? h.map(draw) : [el("span", { class: "muted", text: "no cards" })])))));
+}
+
+/** The finished game: who won and why (every deciding comparison, in the game's words),
+ * the scores, every hand, and (at the live table) the rematch and the record. */
+function resultBox(t, live) {
+  const res = t.result;
+  const winners = resultWinners(res);
+  const you = S.room.you;
+  const youWon = live && you !== null && you !== undefined && winners.includes(you);
+  const scores = t.scores || [];
+  const text = res.summary || (winners.length === 1 ? `${name(winners[0])} wins` : `${winners.map(name).join(" and ")} share the win`);
+  const infos = res.infos || [];
+  const scoreHead = (S.game && S.game.score_name) || "score";
+  const rows = S.room.seats.map((s) => el("tr", { class: winners.includes(s.seat) ? "winner" : "" },
+    el("td", {}, s.name, winners.includes(s.seat) ? el("span", { class: "star", "aria-hidden": "true", text: " \u2605" }) : null),
+    el("td", { text: scores[s.seat] !== undefined && scores[s.seat] !== null ? String(scores[s.seat]) : (infos[s.seat] && infos[s.seat].hand_total !== undefined ? String(infos[s.seat].hand_total) : "") }),
+    el("td", { class: "outcome", text: outcome(res, s.seat) })));
+  const extra = [];
+  const why = Array.isArray(res.why) ? res.why : [];
+  if (why.length) extra.push(el("ul", { class: "why-list", id: "result-why" }, ...why.map((w) => el("li", { text: w }))));
+  else if (S.game && S.game.result_note) extra.push(el("p", { class: "muted", text: S.game.result_note }));
+  if (live && Array.isArray(res.hands)) {
+    extra.push(el("h3", { class: "fh-title", text: "Every hand at the end" }), handsBox(res.hands, "result-hands"));
+  }
+  const actions = live ? el("div", { class: "result-actions" },
+    S.room.host ? el("button", { class: "btn primary", id: "rematch-banner", type: "button", text: "Rematch", onclick: () => send({ type: "rematch" }) })
+      : el("span", { class: "muted", text: "The host can start a rematch." }),
+    el("span", { id: "download-slot" })) : null;
+  const box = el("div", { class: "result" + (youWon ? " you-won" : ""), id: "result" },
+    el("h2", {}, youWon ? el("span", { class: "star", "aria-hidden": "true", text: "\u2605 " }) : null, "Game over: " + text),
+    el("table", { class: "scores" }, el("tr", {}, el("th", { text: "player" }), el("th", { text: scoreHead }), el("th", { text: "result" })), ...rows),
+    ...extra, actions);
+  if (live) fillDownload();
+  return box;
+}
+
 function renderBanner() {
   const banner = document.getElementById("banner");
   const t = S.table;
@@ -909,31 +1219,7 @@ function renderBanner() {
   const openBefore = banner.querySelector("details.rr-wrap");
   const wasOpen = openBefore ? openBefore.open : null;
   banner.replaceChildren();
-  if (t.result) {
-    const winners = resultWinners(t.result);
-    const you = S.room.you;
-    const youWon = you !== null && you !== undefined && winners.includes(you);
-    const scores = t.scores || [];
-    const text = t.result.summary || (winners.length === 1 ? `${name(winners[0])} wins` : `${winners.map(name).join(" and ")} share the win`);
-    const infos = t.result.infos || [];
-    const scoreHead = (S.game && S.game.score_name) || "score";
-    const rows = S.room.seats.map((s) => el("tr", { class: winners.includes(s.seat) ? "winner" : "" },
-      el("td", {}, s.name, winners.includes(s.seat) ? el("span", { class: "star", text: " \u2605" }) : null),
-      el("td", { text: scores[s.seat] !== undefined && scores[s.seat] !== null ? String(scores[s.seat]) : (infos[s.seat] && infos[s.seat].hand_total !== undefined ? String(infos[s.seat].hand_total) : "") }),
-      el("td", { text: t.result.returns ? (t.result.returns[s.seat] > 0 ? "+" : "") + t.result.returns[s.seat] : "" })));
-    const extra = [];
-    if (S.game && S.game.result_note) extra.push(el("p", { class: "muted", text: S.game.result_note }));
-    if (t.result.truncated) extra.push(el("p", { class: "muted", text: "The game reached its turn cap." }));
-    banner.append(el("div", { class: "result" + (youWon ? " you-won" : ""), id: "result" },
-      el("h2", {}, youWon ? el("span", { class: "star", text: "\u2605 " }) : null, "Game over: " + text),
-      el("table", { class: "scores" }, el("tr", {}, el("th", { text: "player" }), el("th", { text: scoreHead }), el("th", { text: "reward" })), ...rows),
-      ...extra,
-      el("div", { class: "result-actions" },
-        S.room.host ? el("button", { class: "btn primary", id: "rematch-banner", type: "button", text: "Rematch", onclick: () => send({ type: "rematch" }) })
-          : el("span", { class: "muted", text: "The host can start a rematch." }),
-        el("span", { id: "download-slot" }))));
-    fillDownload();
-  }
+  if (t.result) banner.append(resultBox(t, S.mode !== "replay"));
   const rr = t.round_result;
   const r = boardOf(S.room.game);
   if (rr && r && r.roundResult) {
@@ -964,8 +1250,11 @@ async function fillDownload() {
   const slot = document.getElementById("download-slot");
   if (!slot || !recs.length) return;
   const last = recs[recs.length - 1];
-  slot.replaceChildren(el("a", { class: "btn", id: "download-record", href: `/api/rooms/${encodeURIComponent(S.roomId)}/games/${last.index}`,
-    download: `${S.room.game}-${S.roomId}-${last.index}.json`, text: "Download the game record" }));
+  slot.replaceChildren(
+    el("a", { class: "btn", id: "replay-last", href: `/room/${encodeURIComponent(S.roomId)}/replay/${last.index}`, text: "Replay this game" }),
+    " ",
+    el("a", { class: "btn", id: "download-record", href: `/api/rooms/${encodeURIComponent(S.roomId)}/games/${last.index}`,
+      download: `${S.room.game}-${S.roomId}-${last.index}.json`, text: "Download the game record" }));
 }
 
 async function renderRecords() {
@@ -979,10 +1268,147 @@ async function renderRecords() {
   panel.hidden = false;
   const recs = await loadRecords();
   panel.replaceChildren(el("h3", { text: "Finished games" }), el("ul", { class: "records" },
-    ...recs.map((g) => el("li", {}, el("a", { href: `/api/rooms/${encodeURIComponent(S.roomId)}/games/${g.index}`,
-      download: `${S.room.game}-${S.roomId}-${g.index}.json`, "data-record": g.index, text: `Game ${g.index + 1}` }),
-    el("span", { class: "muted", text: ` \u00b7 ${g.moves} moves` })))));
+    ...recs.map((g) => el("li", {},
+      el("a", { href: `/room/${encodeURIComponent(S.roomId)}/replay/${g.index}`, "data-replay": g.index, text: `Replay game ${g.index + 1}` }),
+      el("span", { class: "muted", text: ` \u00b7 ${g.moves} moves \u00b7 ` }),
+      el("a", { href: `/api/rooms/${encodeURIComponent(S.roomId)}/games/${g.index}`,
+        download: `${S.room.game}-${S.roomId}-${g.index}.json`, "data-record": g.index, text: "record" })))));
   fillDownload();
+}
+
+// ---------------------------------------------------------------- replay viewer
+/** A finished game's replay (`/room/{id}/replay/{index}`): every position is built by the
+ * server from the record (the rules replay it); this page steps through them. The game is
+ * over, so every hand is shown at every step (and the board can be seen as any seat saw it). */
+async function enterReplay(roomId, index) {
+  S.mode = "replay";
+  S.roomId = roomId;
+  document.body.dataset.page = "replay";
+  const app = document.getElementById("app");
+  let sum;
+  try {
+    sum = await api(`/api/rooms/${encodeURIComponent(roomId)}/games/${index}/replay`);
+  } catch (err) {
+    app.replaceChildren(el("main", { class: "errorpage", id: "replay-gone" },
+      el("h1", { text: "This game cannot be replayed" }), el("p", { class: "lede", text: err.message }),
+      el("p", {}, el("a", { class: "btn primary", href: `/room/${encodeURIComponent(roomId)}`, text: "Back to the room" }))));
+    return;
+  }
+  S.game = S.games.find((g) => g.name === sum.game) || { name: sum.game, title: sum.title, levels: [], cast: [], cards: [] };
+  setRulesGame(S.game);
+  S.room = { room: roomId, game: sum.game, title: sum.title, num_players: sum.num_players, status: "finished", host: false,
+    host_seat: null, you: null, seats: sum.seats.map((x) => ({ ...x, connected: true })), options: sum.options };
+  S.replay = { sum, index, step: 0, seat: null, frames: new Map(), want: 0 };
+  document.title = `Replay: ${sum.title} \u00b7 Card table`;
+  setText("crumb", `${sum.title} \u00b7 room ${roomId} \u00b7 replay of game ${index + 1}`);
+  document.body.dataset.game = sum.game;
+  const button = (id, text, label, go) => el("button", { class: "btn rp-btn", id, type: "button", text, "aria-label": label, title: label, onclick: go });
+  const slider = el("input", { type: "range", id: "rp-slider", min: 0, max: sum.steps, value: 0, step: 1, "aria-label": "position in the game (moves played)" });
+  slider.addEventListener("input", () => showStep(Number(slider.value)));
+  const seatSel = el("select", { id: "rp-seat", "aria-label": "whose view the board shows" },
+    el("option", { value: "", text: "everyone (the table as a spectator saw it)" }),
+    ...sum.seats.map((x) => el("option", { value: String(x.seat), text: `${x.name}'s view` })));
+  seatSel.onchange = () => {
+    S.replay.seat = seatSel.value === "" ? null : Number(seatSel.value);
+    S.room.you = S.replay.seat;
+    showStep(S.replay.step);
+  };
+  const moveList = el("ol", { class: "log rp-moves", id: "rp-moves", start: 1 },
+    ...sum.moves.map((m) => el("li", { "data-step": m.step },
+      el("button", { class: "rp-move", type: "button", "data-step": m.step, onclick: () => showStep(m.step) },
+        el("b", { text: sum.seats[m.seat] ? sum.seats[m.seat].name : `Seat ${m.seat + 1}` }), " ", m.label))));
+  const bar = el("div", { class: "replay-bar", id: "replay-bar", role: "toolbar", "aria-label": "replay controls" },
+    button("rp-first", "\u23ee", "the deal (before the first move)", () => showStep(0)),
+    button("rp-prev", "\u25c0", "previous move (left arrow)", () => showStep(S.replay.step - 1)),
+    el("div", { class: "rp-where" }, el("span", { class: "rp-step", id: "rp-step", role: "status", "aria-live": "polite" }), slider),
+    button("rp-next", "\u25b6", "next move (right arrow)", () => showStep(S.replay.step + 1)),
+    button("rp-last", "\u23ed", "the end of the game", () => showStep(sum.steps)));
+  app.replaceChildren(el("div", { class: "room-grid replay", id: "replay" },
+    el("section", { class: "tablearea" }, bar, el("div", { id: "banner" }), el("div", { id: "board-wrap" }),
+      el("div", { class: "rp-hands-wrap", id: "rp-hands-wrap" })),
+    el("aside", { class: "side" },
+      el("div", { class: "panel", id: "rp-panel" },
+        el("h3", { text: `Replay of game ${index + 1}` }),
+        el("p", { class: "muted optline", text: (sum.option_words || []).join(" \u00b7 ") }),
+        el("p", { class: "muted", text: "The game is over, so every hand is shown at every step. Keys: \u2190 \u2192 a move, Home and End the deal and the end, Page Up and Page Down ten moves." }),
+        el("label", { class: "opt small" }, el("span", { class: "opt-name", text: "The board as seen by" }), seatSel),
+        el("p", {}, el("a", { class: "btn small", href: `/room/${encodeURIComponent(roomId)}`, text: "Back to the room" }), " ",
+          el("a", { class: "btn small", href: `/api/rooms/${encodeURIComponent(roomId)}/games/${index}`, download: `${sum.game}-${roomId}-${index}.json`, text: "Download the record" }))),
+      el("div", { class: "panel", id: "rp-moves-panel" }, el("h3", { text: `Moves (${sum.steps})` }), moveList))));
+  await showStep(0);
+}
+
+function replayKey(ev) {
+  const r = S.replay;
+  if (!r) return;
+  const to = { ArrowRight: r.step + 1, ArrowLeft: r.step - 1, Home: 0, End: r.sum.steps, PageDown: r.step + 10, PageUp: r.step - 10 }[ev.key];
+  if (to === undefined) return;
+  ev.preventDefault();
+  showStep(to);
+}
+
+async function replayFrame(step, seat) {
+  const r = S.replay;
+  const key = `${seat === null ? "all" : seat}:${step}`;
+  if (!r.frames.has(key)) {
+    const q = seat === null ? "" : `?seat=${seat}`;
+    r.frames.set(key, api(`/api/rooms/${encodeURIComponent(S.roomId)}/games/${r.index}/replay/${step}${q}`));
+    while (r.frames.size > 400) r.frames.delete(r.frames.keys().next().value);
+  }
+  try {
+    return await r.frames.get(key);
+  } catch (err) {
+    r.frames.delete(key);
+    throw err;
+  }
+}
+
+/** Show the position after `step` moves (the server builds it; the newest request wins). */
+async function showStep(step) {
+  const r = S.replay;
+  if (!r) return;
+  const target = Math.max(0, Math.min(r.sum.steps, Math.round(step)));
+  r.want = target;
+  let frame;
+  try {
+    frame = await replayFrame(target, r.seat);
+  } catch (err) {
+    showError("Could not load that position: " + err.message);
+    return;
+  }
+  if (r.want !== target) return; // a newer step was asked for meanwhile
+  r.step = target;
+  S.prevTable = null;
+  S.table = frame;
+  S.sel = { cards: [], spots: [] };
+  renderBoard();
+  renderBanner();
+  const wrap = document.getElementById("rp-hands-wrap");
+  if (wrap) {
+    wrap.replaceChildren(...(Array.isArray(frame.hands)
+      ? [el("h3", { class: "fh-title", text: "Every hand (the game is over: nothing is hidden)" }), handsBox(frame.hands, "rp-hands")] : []));
+  }
+  const m = frame.move;
+  const who = m ? name(m.seat) : "";
+  const where = target === 0 ? `The deal \u00b7 ${r.sum.steps} moves follow` : `Move ${target} of ${r.sum.steps}: ${who} ${m ? m.label : ""}`;
+  setText("rp-step", where + (target === r.sum.steps && frame.result ? ` \u00b7 game over: ${frame.result.summary || ""}` : ""));
+  const slider = document.getElementById("rp-slider");
+  if (slider) slider.value = String(target);
+  const set = (id, off) => { const b = document.getElementById(id); if (b) b.disabled = off; };
+  set("rp-first", target === 0);
+  set("rp-prev", target === 0);
+  set("rp-next", target === r.sum.steps);
+  set("rp-last", target === r.sum.steps);
+  document.querySelectorAll("#rp-moves li").forEach((li) => {
+    const on = Number(li.dataset.step) === target;
+    li.classList.toggle("current", on);
+    if (on) {
+      li.setAttribute("aria-current", "step");
+      const list = li.closest("#rp-moves");
+      if (list) list.scrollTop = Math.max(0, li.offsetTop - list.offsetTop - list.clientHeight / 2);
+    } else li.removeAttribute("aria-current");
+  });
+  if (target < r.sum.steps) replayFrame(target + 1, r.seat).catch(() => {}); // the next one, ahead of the key press
 }
 
 // the client's state and its socket, for the console and the browser tests

@@ -39,11 +39,25 @@ export function levelWord(level) {
   return LEVEL_WORDS[level] || level;
 }
 
+/** A seat in words for screen readers: name, person or computer (and its level), what
+ * everyone knows of it (the server's `seat_facts`: cards in hand...), whose turn. */
+export function seatLabel(room, table, seat, you) {
+  const info = (room && room.seats[seat]) || { name: `Seat ${seat + 1}`, kind: "computer" };
+  const parts = [info.name + (you === seat ? " (you)" : "")];
+  if (info.kind === "person") parts.push(info.connected === false ? "a person, away" : "a person");
+  else parts.push(`a computer, ${levelWord(info.level).toLowerCase()} level`);
+  if (room && room.host_seat === seat) parts.push("the host");
+  const facts = table && table.seat_facts ? table.seat_facts[seat] : "";
+  if (facts) parts.push(facts);
+  if (table && table.current === seat && !table.result) parts.push(you === seat ? "your turn" : "to move");
+  return parts.join(", ");
+}
+
 /** A player's name plate: name, person/computer badge, to-move marker, extra chips, last move. */
 export function playerPlate(ctx, seat, opts = {}) {
   const info = ctx.room.seats[seat] || { name: `Seat ${seat + 1}`, kind: "computer" };
   const toMove = ctx.table && ctx.table.current === seat;
-  const isYou = ctx.you === seat;
+  const isYou = ctx.you === seat && !ctx.replay;
   const badge = info.kind === "person"
     ? el("span", { class: "badge person" + (info.connected === false ? " away" : ""),
       title: info.connected === false ? "disconnected" : "a person", text: info.connected === false ? "away" : "player" })
@@ -58,7 +72,8 @@ export function playerPlate(ctx, seat, opts = {}) {
   if (toMove && ctx.clock && ctx.clock.seat === seat) {
     chips.push(deadlineNode(ctx.clock.deadline, { class: "clock plate-clock", title: "time left for this move" }));
   }
-  return el("div", { class: "plate" + (toMove ? " to-move" : "") + (isYou ? " you" : ""), "data-seat-plate": seat },
+  return el("div", { class: "plate" + (toMove ? " to-move" : "") + (isYou ? " you" : ""), "data-seat-plate": seat,
+    role: "group", "aria-label": seatLabel(ctx.room, ctx.table, seat, ctx.replay ? null : ctx.you) },
     el("div", { class: "plate-top" },
       el("span", { class: "dot", title: toMove ? "to move" : "" }),
       el("span", { class: "pname", text: info.name + (isYou ? " (you)" : "") }),

@@ -9,6 +9,7 @@ downloads a browser.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import tempfile
@@ -84,6 +85,50 @@ def driver(width: int = 1360, height: int = 900) -> Any:
     return drv
 
 
+#: a phone's screen (CSS pixels), as the phone tests and screenshots emulate it
+PHONE = (390, 844)
+
+
+def phone(drv: Any, scale: int = 1) -> None:
+    """Make ``drv`` a phone: a 390x844 touch screen with a mobile viewport (``scale``: device
+    pixels per CSS pixel, for sharper screenshots)."""
+    drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                        {"width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": scale, "mobile": True})
+    drv.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+
+
+def in_view(drv: Any, selector: str) -> list[str]:
+    """What is wrong with the elements matching ``selector`` for a person who does not scroll:
+    each must lie inside the viewport and be the topmost thing at one of a few points across
+    its middle (a card of a fan may be overlapped by its neighbours, but never hidden); empty
+    when all is well (or nothing matches)."""
+    found = js(drv, """
+        const out = [];
+        const W = window.innerWidth, H = window.innerHeight;
+        for (const e of document.querySelectorAll(arguments[0])) {
+          const b = e.getBoundingClientRect();
+          if (!b.width || !b.height) continue;
+          const name = e.id ? '#' + e.id
+            : (e.dataset.card !== undefined ? 'card ' + e.dataset.card : e.className);
+          if (b.top < -0.5 || b.left < -0.5 || b.bottom > H + 0.5 || b.right > W + 0.5) {
+            const box = [b.left, b.top, b.right, b.bottom].map(Math.round).join(',');
+            out.push(`${name} at ${box} is outside ${W}x${H}`);
+            continue;
+          }
+          const y = Math.min(H - 1, Math.max(0, b.top + b.height / 2));
+          const d = Math.min(b.width / 2, 8);
+          const xs = [b.left + d, b.left + b.width / 2, b.right - d];
+          let top = null, seen = false;
+          for (const x of xs) {
+            top = document.elementFromPoint(Math.min(W - 1, Math.max(0, x)), y);
+            if (top && (top === e || e.contains(top))) { seen = true; break; }
+          }
+          if (!seen) out.push(`${name} is covered by ${top ? top.className || top.tagName : 'nothing'}`);
+        }
+        return out;""", selector)
+    return [str(x) for x in found]
+
+
 def quit_driver(drv: Any) -> None:
     with contextlib.suppress(Exception):
         drv.quit()
@@ -155,9 +200,12 @@ def create_room(drv: Any, base: str, game: str, players: int, options: dict[str,
             field.clear()
             field.send_keys(str(value))
             js(drv, "arguments[0].dispatchEvent(new Event('change'))", field)
-        else:
-            want = "never" if value is None else str(value)
-            Select(field).select_by_visible_text(want)
+        else:  # the option whose value (JSON) is the one asked for; its words are the game's
+            want = json.dumps(value)
+            choice = [o for o in field.find_elements("css selector", "option")
+                      if o.get_attribute("data-value") == want]
+            assert choice, f"no {key} option {value!r} in the lobby"
+            Select(field).select_by_value(str(choice[0].get_attribute("value")))
     if level:
         Select(css(drv, "#opt-level")[0]).select_by_value(level)
     for key, seconds in (times or {}).items():

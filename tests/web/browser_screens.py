@@ -4,7 +4,9 @@
 
 Starts the real server (computer players without delay) and headless Debian chromium,
 opens the lobby, and plays a little of each game (the person follows the coach in Rummy)
-to show the tables: ``lobby``, ``rummy``, ``rummy_result``, ``line``, ``lineit``.
+to show the tables: ``lobby``, ``rummy``, ``rummy_result``, ``line``, ``lineit``; and on a
+phone (390x844, what is in view without scrolling, at the person's turn with a card
+chosen): ``phone_rummy``, ``phone_line``, ``phone_lineit``.
 """
 
 from __future__ import annotations
@@ -132,10 +134,48 @@ def lineit(base: str, out: Path) -> None:
         K.quit_driver(d)
 
 
+#: the phone screenshots: name -> (game, seats, options)
+PHONE_TABLES = {"rummy": ("rummy432_v0", 3, {}), "line": ("line_v0", 3, {}), "lineit": ("lineit_v0", 3, {})}
+
+
+def phone(base: str, out: Path, only: tuple[str, ...] = tuple(PHONE_TABLES)) -> None:
+    """Each game at a phone's size, as the person sees it at their turn (a few moves in,
+    a card chosen so its moves show): ``table_phone_<game>.png``, the viewport only."""
+    for name in only:
+        env, seats, options = PHONE_TABLES[name]
+        phone_shot(base, out, env, seats, options)
+
+
+def phone_shot(base: str, out: Path, env: str, seats: int, options: dict[str, Any]) -> None:
+    """One game's phone screenshot (see :func:`phone`)."""
+    d = K.driver(K.PHONE[0], K.PHONE[1])
+    try:
+        K.phone(d)
+        K.create_room(d, base, env, seats, options, level="greedy", name="Sam")
+        K.wait(lambda: K.you(d) == 0)
+        K.click(d, "#start")
+        for _ in range(3):
+            settle(d)
+            if K.game_over(d):
+                break
+            K.play_by_taps(d, K.moves(d)[0])
+        settle(d)
+        with_card = [m for m in K.moves(d) if m["cards"]]
+        if with_card:
+            K.tap_card(d, with_card[-1]["cards"][0])
+        K.js(d, "window.scrollTo(0, 0)")
+        time.sleep(0.6)
+        path = out / f"table_phone_{env.removesuffix('_v0')}.png"
+        d.save_screenshot(str(path))
+        print("wrote", path)
+    finally:
+        K.quit_driver(d)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default=str(ROOT / "docs" / "img"))
-    ap.add_argument("--only", nargs="*", default=["rummy", "line", "lineit"])
+    ap.add_argument("--only", nargs="*", default=["rummy", "line", "lineit", "phone"])
     args = ap.parse_args(argv)
     why = K.missing()
     if why:
@@ -145,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     with K.server() as base:
         for name in args.only:
-            {"rummy": rummy, "line": line, "lineit": lineit}[name](base, out)
+            {"rummy": rummy, "line": line, "lineit": lineit, "phone": phone}[name](base, out)
     return 0
 
 

@@ -71,7 +71,8 @@ export function render(ctx) {
     }));
     const chips = [chip(`${hand.length} cards \u00b7 ${total} points`, "", "your hand total (lowest wins)")];
     if (v.known_jokers[v.seat]) chips.push(chip(`${v.known_jokers[v.seat]} joker known`, "warn"));
-    root.append(el("div", { class: "myhand", id: "my-hand", "data-spot": "hand", "data-seat": v.seat },
+    // data-dock: on a phone the hand stays in view at the bottom of the screen
+    root.append(el("div", { class: "myhand", id: "my-hand", "data-spot": "hand", "data-seat": v.seat, "data-dock": "" },
       playerPlate(ctx, v.seat, { chips }), cards));
   }
   return root;

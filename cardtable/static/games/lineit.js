@@ -21,7 +21,9 @@ function playerArea(ctx, s) {
   const scores = ctx.table.scores || [];
   const chips = [chip(`score ${scores[s] ?? ""}`, "gold", "banked cards + Bet tokens")];
   if (s === v.first) chips.push(chip("first", "", "first player this round"));
-  const area = el("div", { class: "li-player" + (mine ? " mine" : "") + (ctx.table.current === s ? " to-move" : ""), "data-seat": s });
+  // data-dock: on a phone your own line and hand stay in view at the bottom of the screen
+  const area = el("div", { class: "li-player" + (mine ? " mine" : "") + (ctx.table.current === s ? " to-move" : ""), "data-seat": s,
+    ...(mine ? { "data-dock": "" } : {}) });
   area.append(playerPlate(ctx, s, { chips }));
   const dirBox = el("div", { class: "li-dir" },
     el("span", { class: "dirword " + (st.dir > 0 ? "up" : st.dir < 0 ? "down" : ""), text: dirText(st) }),

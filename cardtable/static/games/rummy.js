@@ -67,7 +67,7 @@ export function render(ctx) {
   root.append(opp);
 
   // ---- centre: the piles and the round
-  const limit = v.run_out_limit === null ? "never" : v.run_out_limit;
+  const runOuts = v.run_out_limit === null ? `run-outs ${v.run_outs} (no limit)` : `run-outs ${v.run_outs} of ${v.run_out_limit}`;
   const centre = el("div", { class: "centre" });
   const deck = el("div", { class: "pile", "data-spot": "deck", title: "the face-down pile: draw" },
     v.pile_size > 0 ? backCard({ cls: "stacked" }) : emptySlot({ label: "empty" }),
@@ -80,7 +80,7 @@ export function render(ctx) {
   const info = el("div", { class: "roundinfo" },
     el("div", { class: "big", text: `Round ${v.round}` }),
     el("div", { text: `first to ${v.rounds_to_win} round${v.rounds_to_win > 1 ? "s" : ""} \u00b7 pack ${v.pack} \u00b7 ${v.hand_size} cards` }),
-    el("div", { text: `run-outs ${v.run_outs} of ${limit} \u00b7 turn ${v.turn}` }),
+    el("div", { text: `${runOuts} \u00b7 turn ${v.turn}` }),
     v.finished_by >= 0 ? el("div", { class: "gold-text", text: `${ctx.name(v.finished_by)} finished; last turns: ${v.last_turns_left.map(ctx.name).join(", ") || "none"}` }) : null);
   centre.append(deck, discard, info);
   root.append(centre);
@@ -91,7 +91,8 @@ export function render(ctx) {
 
   // ---- your hand
   if (v.seat >= 0) {
-    const mine = el("div", { class: "myhand", id: "my-hand", "data-spot": "hand", "data-seat": v.seat });
+    // data-dock: on a phone the hand stays in view at the bottom of the screen
+    const mine = el("div", { class: "myhand", id: "my-hand", "data-spot": "hand", "data-seat": v.seat, "data-dock": "" });
     const chips = [pips(v.scores[v.seat], v.rounds_to_win, `rounds won: ${v.scores[v.seat]} of ${v.rounds_to_win}`)];
     if (v.seat === v.finished_by) chips.push(chip("finished", "gold"));
     if (v.last_turns_left.includes(v.seat)) chips.push(chip("last turn", "warn"));
@@ -125,7 +126,12 @@ export function roundResult(rr, ctx) {
       el("div", { class: "rr-judge", text: `${shape}, ${state}, value ${h.value ?? "?"}` })));
   });
   box.append(tbl);
-  if (rr.why) box.append(el("p", { class: "why", text: rr.why.replace(/^why:/, "Why:") }));
+  // why: every deciding comparison, worded by the server (the game's table face)
+  const reasons = Array.isArray(rr.reasons) ? rr.reasons : (rr.why ? [rr.why.replace(/^why:\s*/, "")] : []);
+  if (reasons.length) {
+    box.append(el("p", { class: "why", text: "Why:" }),
+      el("ul", { class: "why-list" }, ...reasons.map((w) => el("li", { text: w }))));
+  }
   if (rr.scores) box.append(el("p", { class: "muted", text: "Rounds won: " + rr.scores.map((x, s) => `${ctx.name(s)} ${x}`).join(", ") }));
   return box;
 }
