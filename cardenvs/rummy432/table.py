@@ -121,8 +121,8 @@ class Rummy432Table(TableFace):
                    "the same round share the win.")
     option_words = {
         "pack": OptionWords("Pack", "which groups count: cards of one rank, in groups of these sizes",
-                            (("four", "four: groups of 4"), ("three", "three: groups of 3"),
-                             ("mixed", "mixed: groups of 2, 3 or 4"))),
+                            (("four", "four (groups of 4)"), ("three", "three (groups of 3)"),
+                             ("mixed", "mixed (groups of 2, 3 or 4)"))),
         "hand_size": OptionWords("Cards per hand", "cards each player holds between turns"),
         "run_out_limit": OptionWords("Run-outs", "the round ends when the face-down pile has run out this "
                                      "many times", ((None, "no limit"),)),

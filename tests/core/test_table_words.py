@@ -150,7 +150,7 @@ def test_rummy_option_values_are_worded() -> None:
     run_outs = opts["run_out_limit"]
     assert run_outs["labels"][run_outs["allowed"].index(None)] == "no limit"
     assert catalog.option_text("rummy432_v0", "run_out_limit", None) == "run-outs: no limit"
-    assert catalog.option_text("rummy432_v0", "pack", "mixed") == "pack: mixed: groups of 2, 3 or 4"
+    assert catalog.option_text("rummy432_v0", "pack", "mixed") == "pack: mixed (groups of 2, 3 or 4)"
 
 
 def test_small_words() -> None:

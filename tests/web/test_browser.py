@@ -281,6 +281,19 @@ def watch_and_come_back(browsers: list[Any]) -> Any:
 def test_line_full_game_against_the_computer(base: str, browsers: list[Any]) -> None:
     a = solo_game(base, browsers, "line_v0", 2, line_pick, midgame=watch_and_come_back(browsers))
     assert len(K.css(a, "#board .grid .row")) == 4
+    # the game's end: why in words, every comparison naming the other player, every hand
+    result = K.room_state(a)["table"]["result"]
+    why = [li.text for li in K.css(a, "#result-why li")]
+    assert why == result["why"] and any("hand total" in w or "share the win" in w for w in why)
+    assert "reward" not in K.css(a, "#result")[0].text
+    hands = K.css(a, "#result-hands .final-hand")
+    assert len(hands) == 2
+    for seat, box in enumerate(hands):
+        cards = box.find_elements("css selector", "[data-card]")
+        shown = sorted(int(c.get_attribute("data-card")) for c in cards)
+        assert shown == sorted(result["hands"][seat])
+    link = K.wait(lambda: K.css(a, "#replay-last"), what="the replay link")[0]
+    assert link.get_attribute("href").endswith("/replay/0")
 
 
 def lineit_pick(moves: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:

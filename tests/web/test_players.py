@@ -292,6 +292,7 @@ def test_the_replay_viewer_steps_through_a_finished_game(base: str, browsers: li
     d = new_browser(browsers)
     # linked from the room's finished games
     d.get(f"{base}/room/{room}")
+    assert K.wait(lambda: K.css(d, "#result #replay-last"), what="the replay link at the game's end")
     K.click(d, '#records-panel a[data-replay="0"]')
     K.wait(lambda: "/replay/0" in d.current_url and K.css(d, "#replay #board"), what="the replay viewer")
     with urllib.request.urlopen(f"{base}/api/rooms/{room}/games/0/replay", timeout=10) as res:
