@@ -210,7 +210,8 @@ class Rummy432Table(TableFace):
         return out
 
     def game_why(self, game: Game[Any, Any], state: Any, names: list[str]) -> list[str]:
-        """Who reached the rounds needed first, with everyone's rounds won."""
+        """Who reached the rounds needed first, with everyone's rounds won, then how the
+        last round was decided (its every deciding comparison)."""
         if not isinstance(game, Rummy432Game):
             raise TypeError(f"Rummy's table face needs a Rummy432Game, got {type(game).__name__}")
         scores = list(game.view(state, 0).scores)
@@ -225,7 +226,9 @@ class Rummy432Table(TableFace):
                      "share the win")
         else:
             first = f"{names[won[0]]} was the first to win {need}"
-        return [first + (f" (rounds won: {rest})." if rest else ".")]
+        last = self.round_result(game, state, names)
+        reasons = [f"In the last round, {r}" for r in (last or {}).get("reasons", [])]
+        return [first + (f" (rounds won: {rest})." if rest else "."), *reasons]
 
     def round_text(self, result: dict[str, Any], names: list[str]) -> str:
         """Every hand with its groups, who won the round and why, and the rounds won."""

@@ -28,7 +28,8 @@ def judged(*hands: str) -> dict[str, Any]:
     winners, evals = game.judge(ids)
     return {"winners": winners, "hands": [
         {"cards": [card_str(c) for c in h], "shape": list(e.shape), "complete": e.complete, "value": e.value,
-         "grouped_value": e.grouped_value, "loose_value": e.loose_value, "loose": judgement("mixed", h)["loose"]}
+         "grouped_value": e.grouped_value, "loose_value": e.loose_value,
+         "loose": judgement("mixed", h)["loose"]}
         for h, e in zip(ids, evals)]}
 
 
@@ -46,7 +47,8 @@ def judged(*hands: str) -> dict[str, Any]:
      ["Ann and Bob share the round: complete hands with the same groups 3+3+2 and the same card value, 80."]),
     (("2c 2d 2h 3c 3d 3h 4c 4d", "Kc Kd Kh Qc Qd Qh Jc Jd", "5c 5d 6c 6d 7c 7d 8c 8d"),
      ["Bob beat Ann on card value, 80 to 23, with the same groups 3+3+2.",
-      "Bob beat Cy on group sizes, 3+3+2 to 2+2+2+2: a group of 3 beats a group of 2 at the first difference."]),
+      "Bob beat Cy on group sizes, 3+3+2 to 2+2+2+2: a group of 3 beats a group of 2 at the first "
+      "difference."]),
 ])
 def test_rummy_round_why_names_every_deciding_comparison(hands: tuple[str, ...], reasons: list[str]) -> None:
     result = judged(*hands)
@@ -130,6 +132,11 @@ def test_rummy_game_over_says_who_reached_the_rounds_needed() -> None:
         if p != w:
             assert f"{NAMES[p]} {scores[p]}" in result["why"][0]
     assert [len(h) for h in result["hands"]] == [game.hand_size] * 3
+    # then the last round's deciding comparisons, each player it beat by name
+    last = game.infos(state)[0]["round_result"]
+    assert w in last["winners"]
+    assert all(any(x.startswith("In the last round, ") and f"beat {NAMES[p]}" in x for x in result["why"][1:])
+               for p in range(3) if p not in last["winners"])
 
 
 @pytest.mark.parametrize("name", list(cardenvs.GAMES))

@@ -135,7 +135,8 @@ def lineit(base: str, out: Path) -> None:
 
 
 #: the phone screenshots: name -> (game, seats, options)
-PHONE_TABLES = {"rummy": ("rummy432_v0", 3, {}), "line": ("line_v0", 3, {}), "lineit": ("lineit_v0", 3, {})}
+PHONE_TABLES: dict[str, tuple[str, int, dict[str, Any]]] = {
+    "rummy": ("rummy432_v0", 3, {}), "line": ("line_v0", 3, {}), "lineit": ("lineit_v0", 3, {})}
 
 
 def phone(base: str, out: Path, only: tuple[str, ...] = tuple(PHONE_TABLES)) -> None:
