@@ -1318,11 +1318,11 @@ async function enterReplay(roomId, index) {
       el("button", { class: "rp-move", type: "button", "data-step": m.step, onclick: () => showStep(m.step) },
         el("b", { text: sum.seats[m.seat] ? sum.seats[m.seat].name : `Seat ${m.seat + 1}` }), " ", m.label))));
   const bar = el("div", { class: "replay-bar", id: "replay-bar", role: "toolbar", "aria-label": "replay controls" },
-    button("rp-first", "\u23ee", "the deal (before the first move)", () => showStep(0)),
+    button("rp-first", "\u00ab", "the deal (before the first move)", () => showStep(0)),
     button("rp-prev", "\u25c0", "previous move (left arrow)", () => showStep(S.replay.step - 1)),
     el("div", { class: "rp-where" }, el("span", { class: "rp-step", id: "rp-step", role: "status", "aria-live": "polite" }), slider),
     button("rp-next", "\u25b6", "next move (right arrow)", () => showStep(S.replay.step + 1)),
-    button("rp-last", "\u23ed", "the end of the game", () => showStep(sum.steps)));
+    button("rp-last", "\u00bb", "the end of the game", () => showStep(sum.steps)));
   app.replaceChildren(el("div", { class: "room-grid replay", id: "replay" },
     el("section", { class: "tablearea" }, bar, el("div", { id: "banner" }), el("div", { id: "board-wrap" }),
       el("div", { class: "rp-hands-wrap", id: "rp-hands-wrap" })),
