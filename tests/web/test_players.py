@@ -208,9 +208,11 @@ def test_keyboard_chooses_a_card_and_a_row_in_line(base: str, browsers: list[Any
 
     d = new_browser(browsers)
     start_alone(d, base, "line_v0", 2)
-    for _ in range(6):
+    many: list[int] = []
+    for _ in range(20):  # usually the first turn: a card that fits several rows
         wait_turn(d)
-        assert not K.game_over(d)
+        if K.game_over(d):
+            break
         plays = [m for m in K.moves(d) if m["text"].startswith("play ")]
         by_card: dict[int, list[dict[str, Any]]] = {}
         for m in plays:
@@ -219,8 +221,8 @@ def test_keyboard_chooses_a_card_and_a_row_in_line(base: str, browsers: list[Any
         if many:
             break
         K.play_by_taps(d, K.moves(d)[0])
-    else:
-        pytest.skip("no card with a choice of rows came up")
+    if not many:
+        pytest.skip("no card with a choice of rows came up in 20 turns")
     card = many[0]
     d.find_element("css selector", "body").click()
     tab_to(d, f'#my-hand [data-card="{card}"].playable')
