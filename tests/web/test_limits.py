@@ -119,6 +119,14 @@ def test_idle_rooms_expire_and_their_records_stay(tmp_path: Path) -> None:
         assert record.status_code == 200 and record.json()["result"] == final["result"]
         listed = HTTP.get(srv.url + f"/api/rooms/{played['room']}/games").json()["games"]
         assert [g["index"] for g in listed] == [0]
+        # its finished game still replays (linked from the page); the game left unfinished not
+        assert f"/room/{played['room']}/replay/0" in HTTP.get(srv.url + f"/room/{played['room']}").text
+        assert HTTP.get(srv.url + f"/room/{played['room']}/replay/0").status_code == 200
+        steps = HTTP.get(srv.url + f"/api/rooms/{played['room']}/games/0/replay").json()["steps"]
+        end = HTTP.get(srv.url + f"/api/rooms/{played['room']}/games/0/replay/{steps}").json()
+        assert end["result"]["winners"] == final["result"]["winners"]
+        assert HTTP.get(srv.url + f"/api/rooms/{played['room']}/games/1/replay/0").status_code == 404
+        assert HTTP.get(srv.url + f"/room/{played['room']}/replay/1").status_code == 404
         export = HTTP.get(srv.url + "/api/export", headers={"Authorization": "Bearer " + "t" * 20})
         assert played["room"] in export.text
         # the file no longer holds the room or its moves
