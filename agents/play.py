@@ -189,7 +189,7 @@ def play(
     except Quit:
         out.write("bye\n")
         return 1
-    _result(game, state, names, out)
+    _result(game, state, names, out, face.game_why(game, state, names) if game.is_terminal(state) else [])
     return 0
 
 
@@ -225,14 +225,17 @@ def changed_rows(before: Any, after: Any, move: str) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def _result(game: Game[Any, Any], state: Any, names: list[str], out: TextIO) -> None:
-    """The final table, rewards and winners."""
+def _result(game: Game[Any, Any], state: Any, names: list[str], out: TextIO,
+            why: list[str] | None = None) -> None:
+    """The final table, rewards, why (the table face's deciding comparisons) and winners."""
     out.write("\n" + game.render(state, None) + "\n")
     ret = game.returns(state)
     infos = game.infos(state)
     out.write("game over" + (" (turn cap reached)" if not game.is_terminal(state) else "") + "\n")
     for i in range(game.num_players):
         out.write(f"  player_{i} {names[i]}: reward {ret[i]:+.0f}{_brief(infos[i])}\n")
+    for k, sentence in enumerate(why or []):
+        out.write(("  why: " if k == 0 else "       ") + sentence + "\n")
     if game.is_terminal(state):
         best = max(ret)
         winners = [names[i] for i in range(game.num_players) if ret[i] == best]

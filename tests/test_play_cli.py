@@ -165,6 +165,11 @@ def test_whole_game_typing_1(env_name: str) -> None:
     assert "Traceback" not in text
     assert "game over" in text
     assert "winner:" in text.splitlines()[-1]
+    # why, in the table face's words: a comparison naming the winner (unless the game was cut off)
+    end = text[text.rindex("game over"):]
+    if "turn cap reached" not in end:
+        why = end[end.index("  why: "):end.index("winner:")]
+        assert " beat " in why or " share " in why, end
     assert stdin.reads == text.count(PROMPT)
 
 
