@@ -6,7 +6,8 @@ Starts the real server (computer players without delay) and headless Debian chro
 opens the lobby, and plays a little of each game (the person follows the coach in Rummy)
 to show the tables: ``lobby``, ``rummy``, ``rummy_result``, ``line``, ``lineit``; and on a
 phone (390x844, what is in view without scrolling, at the person's turn with a card
-chosen): ``phone_rummy``, ``phone_line``, ``phone_lineit``.
+chosen): ``phone_rummy432``, ``phone_line``, ``phone_lineit``; and the replay viewer at a
+Rummy game's end with the rules panel beside it: ``replay``, ``rules``.
 """
 
 from __future__ import annotations
@@ -173,10 +174,34 @@ def phone_shot(base: str, out: Path, env: str, seats: int, options: dict[str, An
         K.quit_driver(d)
 
 
+def replay(base: str, out: Path) -> None:
+    """A finished Rummy game of computers, replayed: its end (``table_replay.png``), then the
+    rules panel open over it (``table_rules.png``)."""
+    from tests.web.test_players import finished_game
+
+    room = finished_game(base, "rummy432_v0", 3, {"rounds_to_win": 1, "hand_size": 6})
+    d = K.driver(WIDTH, 900)
+    try:
+        d.get(f"{base}/room/{room}/replay/0")
+        K.wait(lambda: K.css(d, "#replay #board"), what="the replay viewer")
+        K.click(d, "#rp-last")
+        K.wait(lambda: K.css(d, "#result-why li"), what="the game's end")
+        time.sleep(0.8)
+        d.save_screenshot(str(out / "table_replay.png"))
+        print("wrote", out / "table_replay.png")
+        K.click(d, "#rules-button")
+        K.wait(lambda: K.css(d, "#rules-dialog h1"), what="the rules")
+        time.sleep(0.8)
+        d.save_screenshot(str(out / "table_rules.png"))
+        print("wrote", out / "table_rules.png")
+    finally:
+        K.quit_driver(d)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default=str(ROOT / "docs" / "img"))
-    ap.add_argument("--only", nargs="*", default=["rummy", "line", "lineit", "phone"])
+    ap.add_argument("--only", nargs="*", default=["rummy", "line", "lineit", "phone", "replay"])
     args = ap.parse_args(argv)
     why = K.missing()
     if why:
@@ -185,8 +210,9 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     with K.server() as base:
+        jobs = {"rummy": rummy, "line": line, "lineit": lineit, "phone": phone, "replay": replay}
         for name in args.only:
-            {"rummy": rummy, "line": line, "lineit": lineit, "phone": phone}[name](base, out)
+            jobs[name](base, out)
     return 0
 
 
