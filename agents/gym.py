@@ -33,6 +33,7 @@ def single_agent_env(
     learner_seat: int | None = 0,
     render_mode: str | None = None,
     seed: int | None = None,
+    observation: str = "flat",
     **options: Any,
 ) -> SingleAgentEnv:
     """A Gymnasium env of ``env_name``: the learner against ladder opponents.
@@ -41,7 +42,8 @@ def single_agent_env(
     ``"planner"``, ``"expert"``, ``"trained"``, ``"policy:FILE.npz"``), or a list with
     one level name or agent per other seat (its length then sets the seat count unless
     ``num_players`` is given).  ``seed`` seeds the opponents' own generators;
-    ``num_players`` and the game's options as for ``cardenvs.make``.
+    ``observation`` (``"flat"``, ``"planes"`` or ``"action_features"``), ``num_players``
+    and the game's options as for ``cardenvs.make``.
     """
     import cardenvs
 
@@ -59,4 +61,5 @@ def single_agent_env(
     base = 0 if seed is None else seed
     seats = [make_agent(env_name, p, seed=None if seed is None else base + i) if isinstance(p, str) else p
              for i, p in enumerate(picks)]
-    return SingleAgentEnv(game, seats, learner_seat=learner_seat, render_mode=render_mode)
+    return SingleAgentEnv(game, seats, learner_seat=learner_seat, render_mode=render_mode,
+                          observation=observation)

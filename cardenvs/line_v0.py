@@ -29,6 +29,7 @@ the lowest hand total wins.
 | render_viewer | None | None or a seat | render only that seat's hand |
 | illegal_action | "raise" | "raise", "terminate" | stepping an illegal action: raise `IllegalActionError` and change nothing, or (PettingZoo classic's policy) end the game with `illegal_reward` to the offender, 0 to the others, and `infos[a]["illegal_action_by"]` |
 | illegal_reward | -1.0 | a number | the offender's reward under `illegal_action="terminate"` |
+| observation | "flat" | "flat", "planes", "action_features" | what the `"observation"` entry holds: the flat vector (Observation), or a learner's layout (Learner observations) |
 
 `reset(seed=..., options={"state": <position JSON>})` starts from a position; the JSON's
 `num_players` and `options` must match the environment's.
@@ -60,6 +61,93 @@ Card kinds: real card `(rank-1)*4 + suit` (suits c d h s, ranks A..K), joker 52.
 A joker is "known" in a hand after an upgrade freed it into that hand; each joker the
 player later plays, shifts in or discards makes one known joker forgotten.  Hidden:
 the other hands (except known jokers) and the draw pile order.
+
+## Learner observations
+
+`observation="planes"` or `observation="action_features"` (default `"flat"`: the vector
+above, unchanged) gives the `"observation"` entry another layout of the same player's
+information, for learners (`cardenvs.core.observers`, encoders in
+`cardenvs/line/features.py`).  Both are built from the player's View alone, so
+re-dealing what the player cannot see changes neither (tested), and every entry lies
+in its column's range (the `Box` bounds).  They are not decoded back (`decode` reads
+the flat vector).
+
+### `planes`: `Box(0, 1, (66, 4, 13), float32)`
+
+`planes` lays the 52 real cards out as suit x rank: where each card is (my hand, each row, the discard pile and its depth, the pending card, unseen), what each row accepts by a play and by any move (the rows' states), the cards' values; the jokers, the rows' kinds and fill, and the position's scalars as constant channels.
+
+| channel | start | size | range | description |
+|---|---|---|---|---|
+| hand | 0 | 1 | 0..1 | 1 if the card is in my hand |
+| row | 1 | 4 | 0..1 | per row: 1 if the card is in that row |
+| discard | 5 | 1 | 0..1 | 1 if the card is in the discard pile |
+| discard_depth | 6 | 1 | 0..1 | 1 / depth in the discard pile (top 1, below it 1/2, ...); 0 if not there |
+| discard_top | 7 | 1 | 0..1 | 1 if the card is the face-up top of the discard pile |
+| pending | 8 | 1 | 0..1 | 1 if the card is the drawn card that must go down |
+| unseen | 9 | 1 | 0..1 | 1 if the card is in no place I can see (the pile, other hands) |
+| row_play | 10 | 4 | 0..1 | per row: 1 if a play may put the card into that row |
+| row_fit | 14 | 4 | 0..1 | per row: 1 if the card has any move there (play, upgrade, shift) |
+| value | 18 | 1 | 0..1 | constant per card: its hand value / 10 |
+| my_jokers | 19 | 1 | 0..1 | constant: jokers in my hand / 4 |
+| row_joker | 20 | 4 | 0..1 | constant: per row, 1 if it holds the joker |
+| row_count | 24 | 4 | 0..1 | constant: per row, cards in it / 4 |
+| row_kind | 28 | 8 | 0..1 | constant: per row r, 1 in slot 2r if its real cards make it a run, in 2r+1 if a set (both 0 while undecided) |
+| joker_play | 36 | 4 | 0..1 | constant: per row, 1 if a play may put a joker into it |
+| discard_jokers | 40 | 1 | 0..1 | constant: jokers in the discard pile / 4 |
+| unseen_jokers | 41 | 1 | 0..1 | constant: jokers I cannot place / 4 |
+| pending_joker | 42 | 1 | 0..1 | constant: 1 if the drawn card that must go down is a joker |
+| top_joker | 43 | 1 | 0..1 | constant: 1 if the top of the discard pile is a joker |
+| phase | 44 | 4 | 0..1 | constant: one-hot turn, place_drawn, discard, over |
+| bonus_turn | 48 | 1 | 0..1 | constant: 1 if the current turn is a bonus turn |
+| num_players | 49 | 3 | 0..1 | constant: one-hot 2, 3, 4 players |
+| to_move | 52 | 4 | 0..1 | constant: one-hot seat-relative seat to move (in phase over: the last mover) |
+| joker_points | 56 | 1 | 0..1 | constant: option joker_points / 100 |
+| draw_size | 57 | 1 | 0..1 | constant: cards in the draw pile / 56 |
+| hand_sizes | 58 | 4 | 0..1 | constant: seat-relative hand sizes / 8 |
+| known_jokers | 62 | 4 | 0..1 | constant: seat-relative jokers known to be in each hand / 4 |
+
+### `action_features`: `Box((4014, 42), float32)`
+
+Row `a` describes action `a` for the player to move; the rows of illegal actions (all
+of them when the player is not to move) are zero.  `action_features` describes what each legal move does: the hand points it sheds, the row it fills and whether that earns a bonus turn or ends the game; what it leaves me (hand size and total, how many of my cards still have a move, what the stuck ones are worth) and what it leaves the next seat (rows one card short and the unseen cards that fill them, the unseen cards that fit anywhere); then the position's facts (columns from `phase` on), the same on every legal row.
+
+| column | start | size | range | description |
+|---|---|---|---|---|
+| kind | 0 | 6 | 0..1 | the move: play, upgrade, shift, take, draw, discard |
+| joker | 6 | 1 | 0..1 | 1 if the card the move plays, shifts in or discards is a joker |
+| shed | 7 | 1 | -1..1 | hand points the move takes out of my hand, less the points it brings in (an upgrade's joker, a shifted-out card), / 25, clipped to [-1, 1] |
+| pending | 8 | 1 | 0..1 | 1 if the move places the drawn card that must go down |
+| row_count | 9 | 1 | 0..1 | cards in the move's row after it / 4 (0 for draw and discard) |
+| fills | 10 | 1 | 0..1 | 1 if the move fills its row |
+| earns_bonus | 11 | 1 | 0..1 | 1 if it fills a row on a turn that is not a bonus turn (a bonus turn follows) |
+| row_had_joker | 12 | 1 | 0..1 | 1 if the move's row held the joker |
+| joker_to_hand | 13 | 1 | 0..1 | upgrade: 1 if the freed joker goes to my hand |
+| joker_to_row | 14 | 1 | 0..1 | upgrade: 1 if the freed joker goes to another row |
+| grid_after | 15 | 1 | 0..1 | squares filled after the move / 16 |
+| ends_game | 16 | 1 | 0..1 | 1 if the move fills the last square |
+| hand_after | 17 | 1 | 0..1 | cards in my hand after the move / 8 |
+| total_after | 18 | 1 | 0..1 | my hand total after the move / 100, clipped to 1 |
+| mobile_after | 19 | 1 | 0..1 | cards of my hand after the move that have a move on the grid / 8 |
+| stuck_after | 20 | 1 | 0..1 | hand points of those that have none / 100, clipped to 1 |
+| short_rows_after | 21 | 1 | 0..1 | rows one card short after the move / 4 |
+| threat_after | 22 | 1 | 0..1 | unseen cards that a play could put into those rows / 20, clipped to 1 |
+| open_after | 23 | 1 | 0..1 | unseen cards (jokers included) that a play could put somewhere after the move / 40, clipped to 1 |
+| card_value | 24 | 1 | 0..1 | the card the move plays, takes or discards: its value / 10 (a joker: 1) |
+| discard_fits | 25 | 1 | 0..1 | discard: 1 if a play could put the card into a row (the next seat may take it) |
+| phase | 26 | 3 | 0..1 | position: one-hot turn, place_drawn, discard |
+| bonus_turn | 29 | 1 | 0..1 | position: 1 if this is a bonus turn |
+| players | 30 | 1 | 0..1 | position: (seats - 2) / 2 |
+| draw_size | 31 | 1 | 0..1 | position: cards in the draw pile / 56 |
+| hand_size | 32 | 1 | 0..1 | position: cards in my hand / 8 |
+| hand_total | 33 | 1 | 0..1 | position: my hand total / 100, clipped to 1 |
+| my_jokers | 34 | 1 | 0..1 | position: jokers in my hand / 4 |
+| next_hand | 35 | 1 | 0..1 | position: cards in the next seat's hand / 8 |
+| next_jokers | 36 | 1 | 0..1 | position: jokers known to be in the next seat's hand / 4 |
+| fewest_other | 37 | 1 | 0..1 | position: the smallest other hand / 8 |
+| grid | 38 | 1 | 0..1 | position: squares filled / 16 |
+| unseen | 39 | 1 | 0..1 | position: cards I cannot place / 56 |
+| mobile | 40 | 1 | 0..1 | position: cards of my hand with a move now / 8 |
+| joker_points | 41 | 1 | 0..1 | position: option joker_points / 100 |
 
 ## Actions
 

@@ -18,6 +18,7 @@ number cards, bank them, chase colour jackpots and win Bets.
 | num_players | 2 | 2..5 | seats |
 | illegal_action | "raise" | "raise", "terminate" | stepping an illegal action: raise `IllegalActionError` and change nothing, or (PettingZoo classic's policy) end the game with `illegal_reward` to the offender, 0 to the others, and `infos[a]["illegal_action_by"]` |
 | illegal_reward | -1.0 | a number | the offender's reward under `illegal_action="terminate"` |
+| observation | "flat" | "flat", "planes", "action_features" | what the `"observation"` entry holds: the flat vector (Observation), or a learner's layout (Learner observations) |
 
 Rendering: `render_mode` is `None`, `"ansi"` (text), `"human"` (prints the text) or
 `"rgb_array"` (`render()` returns an `(H, W, 3)` uint8 picture of the table: market,
@@ -62,6 +63,97 @@ by `card_line_pos` (numbers) and `line_bet_pos` (its Bet, whose kind is the
 | scored_count | 2135 | 5 | per seat: cards in the scoring pile |
 | tokens | 2140 | 30 | per seat: count of bet tokens -5, -4, -3, +3, +4, +5 |
 | score | 2170 | 5 | per seat: scoring pile + token sum |
+
+## Learner observations
+
+`observation="planes"` or `observation="action_features"` (default `"flat"`: the vector
+above, unchanged) gives the `"observation"` entry another layout of the same player's
+information, for learners (`cardenvs.core.observers`, encoders in
+`cardenvs/lineit/features.py`).  Both are built from the player's View alone, so
+re-dealing what the player cannot see changes neither (tested), and every entry lies
+in its column's range (the `Box` bounds).  They are not decoded back (`decode` reads
+the flat vector).
+
+### `planes`: `Box(0, 1, (86, 103), float32)`
+
+`planes` lays the cards out by value: one column per card kind (numbers 1..100, then B3, B4, B5), a channel per place a card can be, where each line ends and which cards it accepts, and the position's scalars as constant channels, so the room a line has is the run of `fits` ones beyond its `line_end`.
+
+| channel | start | size | range | description |
+|---|---|---|---|---|
+| deck | 0 | 1 | 0..1 | 1 if the card is in the deck (a Bet: copies there / 2) |
+| market | 1 | 1 | 0..1 | 1 if the card is in the market (a Bet: copies / 2) |
+| line | 2 | 5 | 0..1 | per seat s (seat-relative): 1 if the card is in s's line |
+| line_end | 7 | 5 | 0..1 | per seat s: 1 at the last number card of s's line |
+| fits | 12 | 5 | 0..1 | per seat s: 1 if the card may go at the end of s's line now |
+| hand | 17 | 5 | 0..1 | per seat s: 1 if the card is in s's hand (a Bet: copies / 2) |
+| jackpot | 22 | 1 | 0..1 | 1 if the number card lies under its colour's jackpot |
+| scored | 23 | 1 | 0..1 | 1 if the number card is in a scoring pile |
+| discarded | 24 | 1 | 0..1 | 1 if the card is discarded (a Bet: copies / 2) |
+| colour | 25 | 4 | 0..1 | constant per column: the number card's colour red, blue, green, yellow (0 for Bets) |
+| value | 29 | 1 | 0..1 | constant per column: number / 100; a Bet: its value / 5 |
+| num_players | 30 | 4 | 0..1 | constant: one-hot seat count 2..5 |
+| phase | 34 | 5 | 0..1 | constant: one-hot pick, play, score, final, over |
+| current | 39 | 5 | 0..1 | constant: one-hot seat-relative player to move (all 0 when over) |
+| first | 44 | 5 | 0..1 | constant: one-hot seat-relative first player of the round |
+| picks_left | 49 | 1 | 0..1 | constant: players still to act this round / 5 |
+| played_hand | 50 | 1 | 0..1 | constant: 1 if the player to move played a hand card this turn |
+| deck_size | 51 | 1 | 0..1 | constant: cards in the deck / 106 |
+| jackpot_size | 52 | 4 | 0..1 | constant: cards under the red, blue, green, yellow jackpots / 25 |
+| direction | 56 | 10 | 0..1 | constant: per seat s, 1 in slot 2s if s's line ascends, in 2s+1 if it descends |
+| line_numbers | 66 | 5 | 0..1 | constant: per seat, number cards in the line, min(count, 20) / 20 |
+| bet_owed | 71 | 5 | 0..1 | constant: per seat, number cards the line's Bet still needs / 5 |
+| score | 76 | 5 | -1..1 | constant: per seat, score (scoring pile + tokens) / 50, clipped to [-1, 1] |
+| hand_size | 81 | 5 | 0..1 | constant: per seat, cards in hand / 2 |
+
+### `action_features`: `Box((414, 51), float32)`
+
+Row `a` describes action `a` for the player to move; the rows of illegal actions (all
+of them when the player is not to move) are zero.  `action_features` describes what each legal move does: the card, whether it fits, the gap it leaves, the room and the deck cards still beyond the line's end after it, a jackpot it claims, what a `new` or `score` banks and settles, what it leaves the next seat; then the position's facts (columns from `phase` on), the same on every legal row.
+
+| column | start | size | range | description |
+|---|---|---|---|---|
+| kind | 0 | 6 | 0..1 | the move: pick to line, pick to hand, pick new, play, score, pass |
+| bet | 6 | 1 | 0..1 | 1 if the card is a Bet |
+| bet_value | 7 | 1 | 0..1 | the Bet's value / 5 |
+| card | 8 | 1 | 0..1 | the number card / 100 |
+| fits | 9 | 1 | 0..1 | 1 if the card fits my line now |
+| to_line | 10 | 1 | 0..1 | 1 if the card ends at the end of my line (line, play, new) |
+| gap | 11 | 1 | 0..1 | numbers skipped between my line's last card and this one, over the values beyond it in that direction (0 if my line has no number) |
+| room_after | 12 | 1 | 0..1 | values beyond my line's end after the move in its direction / 99 (no direction yet: the larger side) |
+| live_after | 13 | 1 | 0..1 | deck cards beyond my line's end after the move / cards in the deck (no direction: the larger side) |
+| live_count | 14 | 1 | 0..1 | those deck cards, min(count, 50) / 50 |
+| sets_direction | 15 | 1 | 0..1 | 1 if the move gives my line its direction |
+| claims | 16 | 1 | 0..1 | 1 if the card is the third of its colour in my line: it claims that jackpot |
+| jackpot | 17 | 1 | 0..1 | cards under the jackpot of the card's colour / 25 |
+| colour_count | 18 | 1 | 0..1 | my line's number cards of the card's colour after the move, min(count, 3) / 3 |
+| bet_progress | 19 | 1 | 0..1 | 1 if the card goes on my line after a Bet that still needs cards |
+| banked | 20 | 1 | 0..1 | new and score: number cards the scored line banks, min(count, 20) / 20 |
+| token | 21 | 1 | -1..1 | new and score: the token the scored line's Bet settles / 5 (signed) |
+| hand_after | 22 | 1 | 0..1 | cards in my hand after the move / 2 |
+| hand_fit_after | 23 | 1 | 0..1 | cards of my hand that fit my line after the move / 2 |
+| next_fits | 24 | 1 | 0..1 | 1 if the card fits the next seat's line |
+| next_claims | 25 | 1 | 0..1 | if the card would claim a jackpot for the next seat: that jackpot's cards / 25 |
+| market_claims | 26 | 1 | 0..1 | picks: the largest jackpot (cards / 25) the next seat could claim with a market card this pick leaves |
+| phase | 27 | 4 | 0..1 | position: one-hot pick, play, score, final |
+| players | 31 | 1 | 0..1 | position: (seats - 2) / 3 |
+| picks_left | 32 | 1 | 0..1 | position: players still to act this round / 5 |
+| market_size | 33 | 1 | 0..1 | position: cards in the market / 7 |
+| deck_size | 34 | 1 | 0..1 | position: cards in the deck / 106 |
+| my_score | 35 | 1 | -1..1 | position: my score / 50, clipped to [-1, 1] |
+| lead | 36 | 1 | -1..1 | position: my score less the best other score, / 20, clipped to [-1, 1] |
+| line_numbers | 37 | 1 | 0..1 | position: number cards in my line, min(count, 20) / 20 |
+| line_room | 38 | 1 | 0..1 | position: values beyond my line's end in its direction / 99 |
+| line_live | 39 | 1 | 0..1 | position: deck cards beyond my line's end / cards in the deck |
+| line_direction | 40 | 2 | 0..1 | position: 1 if my line ascends, 1 if it descends |
+| line_bet | 42 | 1 | 0..1 | position: my line's Bet value / 5 (0 without one) |
+| line_owed | 43 | 1 | 0..1 | position: number cards my line's Bet still needs / 5 |
+| line_banked | 44 | 1 | 0..1 | position: what scoring my line now banks, min(count, 20) / 20 |
+| hand_size | 45 | 1 | 0..1 | position: cards in my hand / 2 |
+| hand_fit | 46 | 1 | 0..1 | position: cards of my hand that fit my line / 2 |
+| next_numbers | 47 | 1 | 0..1 | position: number cards in the next seat's line, min(count, 20) / 20 |
+| next_room | 48 | 1 | 0..1 | position: values beyond the next seat's line end / 99 |
+| next_live | 49 | 1 | 0..1 | position: deck cards beyond the next seat's line end / cards in the deck |
+| rounds_left | 50 | 1 | 0..1 | position: rounds the deck still fills, deck / (seats + 2) / 25, clipped to 1 |
 
 ## Actions
 

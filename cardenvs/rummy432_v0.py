@@ -39,6 +39,7 @@ env.reset(seed=0)
 | max_turns_per_round | 1000 | 1..1000000 | turn cap: a round is judged after this many completed turns (termination guarantee) |
 | illegal_action | "raise" | "raise", "terminate" | stepping an illegal action: raise `IllegalActionError` and change nothing, or (PettingZoo classic's policy) end the game with `illegal_reward` to the offender, 0 to the others, and `infos[a]["illegal_action_by"]` |
 | illegal_reward | -1.0 | a number | the offender's reward under `illegal_action="terminate"` |
+| observation | "flat" | "flat", "planes", "action_features" | what the `"observation"` entry holds: the flat vector (Observation), or a learner's layout (Learner observations) |
 
 Any other value or combination raises `OptionError` (a `ValueError`) naming the allowed
 values, e.g. `pack="four", hand_size=9` or `hand_size=12, num_players=4`.
@@ -93,6 +94,93 @@ loadable state lies inside.
 | known | 254 | 260 | 5 seat-relative slots x 52: cards each seat took from the discard and still holds |
 
 Card ids: `(rank - 1) * 4 + suit`, suits `c d h s` (so `Ac` = 0, `Kd` = 49).
+
+## Learner observations
+
+`observation="planes"` or `observation="action_features"` (default `"flat"`: the vector
+above, unchanged) gives the `"observation"` entry another layout of the same player's
+information, for learners (`cardenvs.core.observers`, encoders in
+`cardenvs/rummy432/features.py`).  Both are built from the player's View alone, so
+re-dealing what the player cannot see changes neither (tested), and every entry lies
+in its column's range (the `Box` bounds).  They are not decoded back (`decode` reads
+the flat vector).
+
+### `planes`: `Box(0, 1, (64, 13), float32)`
+
+`planes` has one column per rank (suits never matter here): my count of each rank (also one-hot), whether it is grouped, the ranks in the discard pile, its top, the card taken this turn, each seat's visibly taken cards, the unseen cards of each rank, and the position's scalars as constant channels.
+
+| channel | start | size | range | description |
+|---|---|---|---|---|
+| mine | 0 | 1 | 0..1 | my cards of the rank / 4 |
+| mine_count | 1 | 4 | 0..1 | one-hot: I hold 1, 2, 3, 4 cards of the rank |
+| grouped | 5 | 1 | 0..1 | 1 if my cards of the rank are all in a group (pack's sizes) |
+| discard | 6 | 1 | 0..1 | cards of the rank in the discard pile (top included) / 4 |
+| discard_top | 7 | 1 | 0..1 | 1 at the rank of the face-up top of the discard pile |
+| taken | 8 | 1 | 0..1 | 1 at the rank of the card I took from the discard this turn |
+| known | 9 | 5 | 0..1 | per seat s (seat-relative): cards of the rank s took from the discard and holds / 4 |
+| unseen | 14 | 1 | 0..1 | cards of the rank in no place I can see (the pile, hidden in hands) / 4 |
+| value | 15 | 1 | 0..1 | constant per column: the rank's card value / 10 |
+| next_group | 16 | 1 | 0..1 | the smallest allowed group size above my count of the rank / 4 (0 = none) |
+| num_players | 17 | 4 | 0..1 | constant: one-hot seat count 2..5 |
+| pack | 21 | 3 | 0..1 | constant: one-hot option pack: four, three, mixed |
+| hand_size | 24 | 1 | 0..1 | constant: option hand_size / 12 |
+| rounds_to_win | 25 | 1 | 0..1 | constant: option rounds_to_win / 10 |
+| phase | 26 | 3 | 0..1 | constant: one-hot pick, throw, over |
+| current | 29 | 5 | 0..1 | constant: one-hot seat-relative seat to move (zeros when over) |
+| dealer | 34 | 5 | 0..1 | constant: one-hot seat-relative dealer of this round |
+| round | 39 | 1 | 0..1 | constant: round number / the most rounds a game can last |
+| turn | 40 | 1 | 0..1 | constant: turns completed in this round, min(turns, 100) / 100 |
+| pile_size | 41 | 1 | 0..1 | constant: cards in the face-down pile / 52 |
+| run_outs | 42 | 1 | 0..1 | constant: run-outs this round, min(count, 5) / 5 |
+| run_out_limit | 43 | 1 | 0..1 | constant: option run_out_limit / 5 (0 = never) |
+| finished_by | 44 | 5 | 0..1 | constant: one-hot seat-relative first finisher (zeros if nobody finished) |
+| last_turns_left | 49 | 5 | 0..1 | constant: seat-relative, 1 if that seat still has its last turn |
+| scores | 54 | 5 | 0..1 | constant: seat-relative rounds won / rounds_to_win |
+| hand_sizes | 59 | 5 | 0..1 | constant: seat-relative cards held / 13 |
+
+### `action_features`: `Box((106, 42), float32)`
+
+Row `a` describes action `a` for the player to move; the rows of illegal actions (all
+of them when the player is not to move) are zero.  `action_features` describes what each legal move does to my hand: its rank's count before and after, the hand's loose cards, groups, shape and values after it, the unseen cards that would then let it finish, what it tells or gives the next seat; then the position's facts (columns from `phase` on), the same on every legal row.  For `take` the hand after is after its best throw (fewest loose cards, then most grouped value); for `draw`, whose card is hidden, the chance that it lets me finish.
+
+| column | start | size | range | description |
+|---|---|---|---|---|
+| kind | 0 | 4 | 0..1 | the move: draw, take, throw, finish |
+| value | 4 | 1 | 0..1 | throw/finish: the card's value / 10; take: the top discard's value / 10 |
+| count_before | 5 | 1 | 0..1 | throw/finish/take: my cards of that rank before the move / 4 |
+| grouped_before | 6 | 1 | 0..1 | 1 if those cards were all in a group |
+| count_after | 7 | 1 | 0..1 | my cards of that rank after the move / 4 |
+| grouped_after | 8 | 1 | 0..1 | 1 if they are all in a group after the move (none left counts as grouped) |
+| dead | 9 | 1 | 0..1 | cards of that rank out of my reach after the move: in the discard pile below its top or visibly held by another seat, / 4 |
+| unseen | 10 | 1 | 0..1 | cards of that rank I cannot see after the move (the pile, hidden hands) / 4 |
+| next_collects | 11 | 1 | 0..1 | cards of that rank the next seat visibly holds / 3, clipped to 1 |
+| feeds | 12 | 1 | 0..1 | throw/finish: 1 if the next seat could take it to make or grow a group it visibly holds |
+| complete_after | 13 | 1 | 0..1 | 1 if my hand after the move is complete (take: after its best throw) |
+| loose_after | 14 | 1 | 0..1 | loose cards of my hand after the move / 13 |
+| groups_after | 15 | 1 | 0..1 | groups in my hand after the move / 6 |
+| largest_after | 16 | 1 | 0..1 | size of my largest group after the move / 4 |
+| second_after | 17 | 1 | 0..1 | size of my second-largest group after the move / 4 |
+| grouped_value_after | 18 | 1 | 0..1 | value of my grouped cards after the move / 130 |
+| loose_value_after | 19 | 1 | 0..1 | value of my loose cards after the move / 130 |
+| outs_after | 20 | 1 | 0..1 | unseen cards that would let my hand after the move finish on my next pick, min(count, 20) / 20 |
+| finish_chance | 21 | 1 | 0..1 | draw: share of the unseen cards with which I could finish this turn |
+| takes_from_next | 22 | 1 | 0..1 | take: 1 if the top discard's rank is one the next seat visibly collects |
+| phase | 23 | 2 | 0..1 | position: one-hot pick, throw |
+| players | 25 | 1 | 0..1 | position: (seats - 2) / 3 |
+| pack | 26 | 3 | 0..1 | position: one-hot option pack: four, three, mixed |
+| hand_size | 29 | 1 | 0..1 | position: option hand_size / 12 |
+| pile_size | 30 | 1 | 0..1 | position: cards in the face-down pile / 52 |
+| run_outs | 31 | 1 | 0..1 | position: run-outs this round / run_out_limit (0 when there is no limit) |
+| turn | 32 | 1 | 0..1 | position: turns completed in this round, min(turns, 50) / 50 |
+| my_score | 33 | 1 | 0..1 | position: my rounds won / rounds_to_win |
+| best_other | 34 | 1 | 0..1 | position: the most rounds won by another seat / rounds_to_win |
+| finished | 35 | 1 | 0..1 | position: 1 if someone has finished (these are the last turns) |
+| my_loose | 36 | 1 | 0..1 | position: loose cards in my hand now / 13 |
+| my_complete | 37 | 1 | 0..1 | position: 1 if my hand now is complete |
+| my_outs | 38 | 1 | 0..1 | position: pick: unseen cards that would let me finish this turn, min(count, 20) / 20 |
+| next_hand | 39 | 1 | 0..1 | position: cards the next seat holds / 13 |
+| next_known | 40 | 1 | 0..1 | position: cards the next seat visibly took and holds / 9, clipped to 1 |
+| discard_size | 41 | 1 | 0..1 | position: cards in the discard pile / 52 |
 
 ## Actions
 

@@ -29,6 +29,7 @@ from pettingzoo.utils.wrappers.order_enforcing import (
 )
 
 from .game import Game, IllegalActionError, OptionError
+from .observers import Observer, check_observation
 
 #: what stepping an illegal action does: raise (and change nothing), or end the game
 ILLEGAL_ACTION_MODES = ("raise", "terminate")
@@ -41,7 +42,9 @@ class CardGameEnv(AECEnv):
     ``"rgb_array"`` where the game draws), ``render_viewer`` (a seat whose view is
     rendered; ``None`` shows every hand), ``illegal_action`` (``"raise"`` or
     ``"terminate"``, below), ``illegal_reward`` (the offender's reward under
-    ``"terminate"``, default -1), ``num_players`` and the game's own options (see
+    ``"terminate"``, default -1), ``observation`` (the design of the ``"observation"``
+    entry: ``"flat"``, the default, ``"planes"`` or ``"action_features"``; see
+    :mod:`cardenvs.core.observers`), ``num_players`` and the game's own options (see
     ``game_class.OPTIONS``).
 
     ``reset(seed=..., options={"state": <position JSON object or text>})`` starts from a
@@ -62,9 +65,11 @@ class CardGameEnv(AECEnv):
         render_viewer: int | None = None,
         illegal_action: str = "raise",
         illegal_reward: float = -1.0,
+        observation: str = "flat",
         **options: Any,
     ) -> None:
         super().__init__()
+        check_observation(observation)
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise OptionError(
                 f"illegal_action={illegal_action!r} is not supported; use one of {ILLEGAL_ACTION_MODES}"
@@ -93,11 +98,17 @@ class CardGameEnv(AECEnv):
         self.render_viewer = render_viewer
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        size = self.game.observation_size()
-        low, high = self.game.observation_bounds()
+        #: the observation design; ``None`` for the flat vector (the game's own writer)
+        self.observer: Observer | None = None if observation == "flat" else Observer(self.game, observation)
+        if self.observer is None:
+            size = self.game.observation_size()
+            low, high = self.game.observation_bounds()
+            box = gymnasium.spaces.Box(low, high, (size,), np.float32)
+        else:
+            box = self.observer.space
         obs_space = gymnasium.spaces.Dict(
             {
-                "observation": gymnasium.spaces.Box(low, high, (size,), np.float32),
+                "observation": box,
                 "action_mask": gymnasium.spaces.Box(0, 1, (self.game.num_actions,), np.int8),
             }
         )
@@ -244,10 +255,20 @@ class CardGameEnv(AECEnv):
         Both arrays are new on every call (the caller may keep or change them): the
         game's writers are cheaper than caching and copying, as loops observe once a step.
         """
+        if self.observer is not None:
+            return self._observe_design(agent, self.observer)
         obs = self.game.observe(self.state, self._seat[agent])
         if agent != self.agent_selection or self.terminations.get(agent) or self.truncations.get(agent):
             return {"observation": obs, "action_mask": self._zero_mask.copy()}
         return {"observation": obs, "action_mask": self.game.legal_mask(self.state)}
+
+    def _observe_design(self, agent: str, observer: Observer) -> dict[str, np.ndarray]:
+        """:meth:`observe` for the ``"planes"`` and ``"action_features"`` designs."""
+        to_move = not (agent != self.agent_selection or self.terminations.get(agent)
+                       or self.truncations.get(agent))
+        obs = observer.observe(self.state, self._seat[agent], to_move)
+        mask = self.game.legal_mask(self.state) if to_move else self._zero_mask.copy()
+        return {"observation": obs, "action_mask": mask}
 
     # --------------------------------------------------------------- helpers
     def legal_actions(self) -> list[int]:

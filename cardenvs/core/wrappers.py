@@ -18,6 +18,7 @@ from pettingzoo.utils.wrappers import BaseWrapper
 
 from .game import Game, IllegalActionError, OptionError
 from .loop import Player, PlayerLike, as_player, play
+from .observers import Observer, check_observation
 
 
 class TerminateIllegal(BaseWrapper):
@@ -77,15 +78,18 @@ class SingleAgentEnv(gymnasium.Env):
         illegal_reward: reward for an illegal action, which ends the episode (the
             policy Gymnasium's and SB3's checkers expect; masked policies never pay it).
         obs_scale: optional per-feature factors applied to the learner's observations
-            (input normalisation for neural policies; see ``observation_scale``).
+            (input normalisation for neural policies; see ``observation_scale``; flat
+            observations only: the other designs are scaled already).
+        observation: the observation design: ``"flat"`` (default), ``"planes"`` or
+            ``"action_features"`` (see :mod:`cardenvs.core.observers`).
         step_reward: optional shaping ``(info, seat) -> float`` added to the learner's
             reward after every move (its own and the opponents'), given the learner's
             info dict of that moment; e.g. a reward per round won in multi-round games.
         **options: ``num_players`` and game options when ``game`` is a name.
 
-    Observations are the learner's flat float32 vector; ``action_masks()`` returns the
-    boolean mask of the current decision for ``MaskablePPO`` (after the episode's end, the
-    reset-step mask: see :meth:`action_masks`).  The reward is the learner's own final
+    Observations are the learner's flat float32 vector (or the chosen design's array);
+    ``action_masks()`` returns the boolean mask of the current decision for
+    ``MaskablePPO`` (after the episode's end, the reset-step mask: see :meth:`action_masks`).  The reward is the learner's own final
     reward (+1 / 0 / -1).
 
     In ``gymnasium.make_vec`` (sync or async), read the masks with
@@ -106,8 +110,12 @@ class SingleAgentEnv(gymnasium.Env):
         render_mode: str | None = None,
         step_reward: Callable[[dict[str, Any], int], float] | None = None,
         obs_scale: np.ndarray | None = None,
+        observation: str = "flat",
         **options: Any,
     ) -> None:
+        check_observation(observation)
+        if obs_scale is not None and observation != "flat":
+            raise OptionError(f"obs_scale applies to the flat observation only, not {observation!r}")
         if isinstance(game, str):
             from cardenvs import game_class
 
@@ -134,10 +142,15 @@ class SingleAgentEnv(gymnasium.Env):
         self.obs_scale = None if obs_scale is None else np.asarray(obs_scale, np.float32)
         if self.obs_scale is not None and self.obs_scale.shape != (size,):
             raise OptionError(f"obs_scale must have shape ({size},), got {self.obs_scale.shape}")
-        low, high = game.observation_bounds()
-        if self.obs_scale is not None:
-            low, high = low * np.abs(self.obs_scale), high * np.abs(self.obs_scale)
-        self.observation_space = gymnasium.spaces.Box(low, high, (size,), np.float32)
+        #: the observation design; ``None`` for the flat vector
+        self.observer: Observer | None = None if observation == "flat" else Observer(game, observation)
+        if self.observer is not None:
+            self.observation_space: gymnasium.spaces.Box = self.observer.space
+        else:
+            low, high = game.observation_bounds()
+            if self.obs_scale is not None:
+                low, high = low * np.abs(self.obs_scale), high * np.abs(self.obs_scale)
+            self.observation_space = gymnasium.spaces.Box(low, high, (size,), np.float32)
         self.action_space = gymnasium.spaces.Discrete(game.num_actions)
         self.state: Any = None
         self._done = True
@@ -159,6 +172,8 @@ class SingleAgentEnv(gymnasium.Env):
             self._shaped += self.step_reward(self.game.infos(self.state)[seat], seat)
 
     def _obs(self) -> np.ndarray:
+        if self.observer is not None:
+            return self.observer.observe(self.state, self.learner_seat, not self._done)
         obs = self.game.observe(self.state, self.learner_seat)
         return obs if self.obs_scale is None else obs * self.obs_scale
 

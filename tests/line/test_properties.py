@@ -13,6 +13,7 @@ from cardenvs.core.cards import JOKER
 from cardenvs.core.game import IllegalActionError
 from cardenvs.line import LineGame, LineState
 from cardenvs.line.rules import NUM_ACTIONS, PHASES, finishable_cards
+from tests.core.designs import check_designs
 
 SETTINGS = settings(max_examples=30, deadline=None)
 seeds = st.integers(0, 2**32 - 1)
@@ -154,6 +155,7 @@ def test_views_encode_decode_and_sample(seed: int, n: int, jp: int) -> None:
             s2 = g.sample_state(v, srng)
             check_invariants(g, s2)
             assert np.array_equal(g.encode(g.view(s2, p)), o)
+            check_designs(g, s, s2, p)  # the learner observations read nothing hidden either
             s3 = g.from_json(g.to_json(s2))
             assert g.to_json(s3) == g.to_json(s2)
             assert PHASES[s2.phase] == v.phase

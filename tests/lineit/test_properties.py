@@ -11,6 +11,7 @@ from hypothesis import strategies as st_
 
 from cardenvs.lineit.rules import LineItGame
 from cardenvs.lineit.state import DECK, NUM_ACTIONS, LineStats, State
+from tests.core.designs import check_designs
 
 SEEDS = st_.integers(0, 2**32 - 1)
 PLAYERS = st_.integers(2, 5)
@@ -107,6 +108,7 @@ def test_observation_views_and_sampling(seed: int, n: int) -> None:
             # deck order is the only hidden thing: re-dealing it changes nothing seen
             t = g.sample_state(v, rng2)
             assert np.array_equal(g.observe(t, p), o)
+            check_designs(g, s, t, p)  # the learner observations read nothing hidden either
             assert np.array_equal(g.encode(g.view(t, p)), o)
             assert sorted(t.deck) == sorted(s.deck)
             assert g.to_json(g.from_json(g.to_json(t))) == g.to_json(t)

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardenvs.rummy432.rules import HAND_SIZES, Rummy432Game
+from tests.core.designs import check_designs
 
 SETTINGS = settings(max_examples=25, deadline=None)
 
@@ -127,6 +128,7 @@ def test_observation_hides_hidden_cards(g: Rummy432Game, seed: int, k: int) -> N
         for i in range(3):
             t = g.sample_state(v, np.random.default_rng(i))
             assert np.array_equal(g.encode(g.view(t, p)), o)
+            check_designs(g, s, t, p)  # the learner observations read nothing hidden either
             t2 = g.from_json(g.to_json(t))
             assert np.array_equal(g.observe(t2, p), o)
             assert g.legal_actions(t) == g.legal_actions(s) or g.current_player(s) != p
