@@ -20,6 +20,7 @@ import numpy as np
 from cardenvs.core.game import Game
 
 from .base import Agent, Observation
+from .feature_policy import FeaturePolicy, is_feature_file
 from .knowledge import LEVELS, Knowledge, knowledge
 from .scorer import ScorerPolicy, action_features, dense, is_scorer_file, save_arrays
 
@@ -66,7 +67,7 @@ def _ladder_meta(env_name: str) -> dict[str, str]:
 
 
 @lru_cache(maxsize=8)
-def _shared_policy(key: tuple[str, int, int]) -> NumpyPolicy | ScorerPolicy:
+def _shared_policy(key: tuple[str, int, int]) -> NumpyPolicy | ScorerPolicy | FeaturePolicy:
     """One loaded policy per file version, shared (read-only) by the agents that play it:
     loading a shipped file takes 15-30 ms, which a tournament paid once per game."""
     return load_policy(key[0])
@@ -115,8 +116,11 @@ def _set_ladder_meta(path: str | Path, key: str, level: str) -> None:
     _forget_files()
 
 
-def load_policy(path: str | Path) -> NumpyPolicy | ScorerPolicy:
-    """A policy file of either kind: a flat :class:`NumpyPolicy` or a :class:`ScorerPolicy`."""
+def load_policy(path: str | Path) -> NumpyPolicy | ScorerPolicy | FeaturePolicy:
+    """A policy file of any kind: a flat :class:`NumpyPolicy`, a :class:`ScorerPolicy` or a
+    :class:`~agents.feature_policy.FeaturePolicy`."""
+    if is_feature_file(path):
+        return FeaturePolicy.load(path)
     return ScorerPolicy.load(path) if is_scorer_file(path) else NumpyPolicy.load(path)
 
 
@@ -308,10 +312,16 @@ class TrainedAgent(Agent):
             raise ValueError(f"no trained policy for {env_name} at {p}")
         self.scorer: ScorerPolicy | None = None
         self.policy: NumpyPolicy | None = None
+        #: a policy over the learner observations (planes, action features), played from the View
+        self.features: FeaturePolicy | None = None
         #: the game's knowledge a scorer policy computes its inputs with (None: a flat policy)
         self.knowledge: Knowledge | None = None
         loaded = _shared_policy(_file_key(p))
-        if isinstance(loaded, ScorerPolicy):
+        if isinstance(loaded, FeaturePolicy):
+            if loaded.env_name != env_name:
+                raise ValueError(f"{p} is a policy for {loaded.env_name}, not {env_name}")
+            self.features = loaded
+        elif isinstance(loaded, ScorerPolicy):
             self.scorer = loaded
             self.knowledge = knowledge(env_name)
         else:
@@ -320,7 +330,7 @@ class TrainedAgent(Agent):
 
     def act(self, observation: Observation) -> int:
         """The policy's move from the observation dict ``env.last()`` gives."""
-        if self.scorer is not None:  # its per-action facts come from the decoded View
+        if self.scorer is not None or self.features is not None:  # its inputs come from the decoded View
             return super().act(observation)
         mask = np.asarray(observation["action_mask"], bool)
         if not mask.any():
@@ -329,6 +339,8 @@ class TrainedAgent(Agent):
 
     def choose(self, game: Game[Any, Any], view: Any, legal: list[int]) -> int:
         """The policy's move from the View, encoded as the environment would."""
+        if self.features is not None:
+            return legal[self._pick_index(_softmax(self.features.legal_logits(game, view, legal)))]
         if self.scorer is not None and self.knowledge is not None:
             feats = action_features(self.knowledge, game, view, legal)
             z = self.scorer.legal_logits(game.encode(view), legal, feats)
@@ -350,3 +362,10 @@ class TrainedAgent(Agent):
             return int(self.rng.choice(probs.size, p=probs))
         best = np.flatnonzero(probs >= probs.max() - 1e-12)
         return int(best[0] if best.size == 1 else best[self.rng.integers(best.size)])
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    """Probabilities of logits ``z`` (one row)."""
+    z = np.asarray(z, np.float64)
+    e = np.exp(z - z.max())
+    return e / e.sum()
