@@ -53,3 +53,22 @@ def test_torchrl_action_mask_transform_keeps_random_actions_legal() -> None:
     data = env.rollout(200, break_when_any_done=False)  # no policy: random actions from the masked spec
     assert data.shape == (200,) and tally.returns  # whole games were played
     assert tally.illegal == 0
+
+
+@pytest.mark.train
+def test_beat_greedy_recipe_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/recipe.md's script, at a tiny budget: it trains, exports a policy that plays as
+    ``policy:FILE``, and measures it against greedy and the planner."""
+    pytest.importorskip("sb3_contrib", reason="needs the train extra (pip install 'cardenvs[train]')")
+    import agents
+
+    example = _load("beat_greedy_sb3")
+    out = tmp_path / "my_policy.npz"
+    result = example.main(["--steps", "256", "--n-envs", "2", "--n-steps", "64", "--batch-size", "64",
+                           "--hidden", "8", "--eval-games", "4", "--out", str(out)])
+    text = capsys.readouterr().out
+    assert result["steps"] >= 256 and out.exists()
+    for level in ("greedy", "planner"):
+        share, lo, hi = result[level]
+        assert 0 <= lo <= share <= hi <= 1 and f"against {level}:" in text
+    assert agents.make_agent("lineit_v0", f"policy:{out}", seed=0).env_name == "lineit_v0"
