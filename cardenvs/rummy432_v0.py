@@ -138,7 +138,7 @@ the flat vector).
 | scores | 54 | 5 | 0..1 | constant: seat-relative rounds won / rounds_to_win |
 | hand_sizes | 59 | 5 | 0..1 | constant: seat-relative cards held / 13 |
 
-### `action_features`: `Box((106, 42), float32)`
+### `action_features`: `Box((106, 45), float32)`
 
 Row `a` describes action `a` for the player to move; the rows of illegal actions (all
 of them when the player is not to move) are zero.  `action_features` describes what each legal move does to my hand: its rank's count before and after, the hand's loose cards, groups, shape and values after it, the unseen cards that would then let it finish, what it tells or gives the next seat; then the position's facts (columns from `phase` on), the same on every legal row.  For `take` the hand after is after its best throw (fewest loose cards, then most grouped value); for `draw`, whose card is hidden, the chance that it lets me finish.
@@ -163,24 +163,27 @@ of them when the player is not to move) are zero.  `action_features` describes w
 | grouped_value_after | 18 | 1 | 0..1 | value of my grouped cards after the move / 130 |
 | loose_value_after | 19 | 1 | 0..1 | value of my loose cards after the move / 130 |
 | outs_after | 20 | 1 | 0..1 | unseen cards that would let my hand after the move finish on my next pick, min(count, 20) / 20 |
-| finish_chance | 21 | 1 | 0..1 | draw: share of the unseen cards with which I could finish this turn |
-| takes_from_next | 22 | 1 | 0..1 | take: 1 if the top discard's rank is one the next seat visibly collects |
-| phase | 23 | 2 | 0..1 | position: one-hot pick, throw |
-| players | 25 | 1 | 0..1 | position: (seats - 2) / 3 |
-| pack | 26 | 3 | 0..1 | position: one-hot option pack: four, three, mixed |
-| hand_size | 29 | 1 | 0..1 | position: option hand_size / 12 |
-| pile_size | 30 | 1 | 0..1 | position: cards in the face-down pile / 52 |
-| run_outs | 31 | 1 | 0..1 | position: run-outs this round / run_out_limit (0 when there is no limit) |
-| turn | 32 | 1 | 0..1 | position: turns completed in this round, min(turns, 50) / 50 |
-| my_score | 33 | 1 | 0..1 | position: my rounds won / rounds_to_win |
-| best_other | 34 | 1 | 0..1 | position: the most rounds won by another seat / rounds_to_win |
-| finished | 35 | 1 | 0..1 | position: 1 if someone has finished (these are the last turns) |
-| my_loose | 36 | 1 | 0..1 | position: loose cards in my hand now / 13 |
-| my_complete | 37 | 1 | 0..1 | position: 1 if my hand now is complete |
-| my_outs | 38 | 1 | 0..1 | position: pick: unseen cards that would let me finish this turn, min(count, 20) / 20 |
-| next_hand | 39 | 1 | 0..1 | position: cards the next seat holds / 13 |
-| next_known | 40 | 1 | 0..1 | position: cards the next seat visibly took and holds / 9, clipped to 1 |
-| discard_size | 41 | 1 | 0..1 | position: cards in the discard pile / 52 |
+| live_after | 21 | 1 | 0..1 | unseen cards of the ranks in my hand after the move that would group one more of its cards, min(count, 30) / 30 |
+| dead_loose_after | 22 | 1 | 0..1 | loose cards of my hand after the move whose rank has no unseen card left / 13 |
+| finish_chance | 23 | 1 | 0..1 | draw: share of the unseen cards with which I could finish this turn |
+| improve_chance | 24 | 1 | 0..1 | draw: share of the unseen cards that would group one more of my cards |
+| takes_from_next | 25 | 1 | 0..1 | take: 1 if the top discard's rank is one the next seat visibly collects |
+| phase | 26 | 2 | 0..1 | position: one-hot pick, throw |
+| players | 28 | 1 | 0..1 | position: (seats - 2) / 3 |
+| pack | 29 | 3 | 0..1 | position: one-hot option pack: four, three, mixed |
+| hand_size | 32 | 1 | 0..1 | position: option hand_size / 12 |
+| pile_size | 33 | 1 | 0..1 | position: cards in the face-down pile / 52 |
+| run_outs | 34 | 1 | 0..1 | position: run-outs this round / run_out_limit (0 when there is no limit) |
+| turn | 35 | 1 | 0..1 | position: turns completed in this round, min(turns, 50) / 50 |
+| my_score | 36 | 1 | 0..1 | position: my rounds won / rounds_to_win |
+| best_other | 37 | 1 | 0..1 | position: the most rounds won by another seat / rounds_to_win |
+| finished | 38 | 1 | 0..1 | position: 1 if someone has finished (these are the last turns) |
+| my_loose | 39 | 1 | 0..1 | position: loose cards in my hand now / 13 |
+| my_complete | 40 | 1 | 0..1 | position: 1 if my hand now is complete |
+| my_outs | 41 | 1 | 0..1 | position: pick: unseen cards that would let me finish this turn, min(count, 20) / 20 |
+| next_hand | 42 | 1 | 0..1 | position: cards the next seat holds / 13 |
+| next_known | 43 | 1 | 0..1 | position: cards the next seat visibly took and holds / 9, clipped to 1 |
+| discard_size | 44 | 1 | 0..1 | position: cards in the discard pile / 52 |
 
 ## Actions
 

@@ -74,7 +74,7 @@ def measure(env_name: str, config: str, steps: int, seed: int) -> dict[str, floa
             game = __import__("cardenvs").game_class(env_name)(2)
             venv = make_vec_env(env_name, 8, opponents, seed=seed * 100, obs_scale=observation_scale(game))
             model = MaskablePPO(env=venv, **fast_ppo_kwargs({"net_arch": [256, 256]}), **common)
-        per = int(np.prod(venv.observation_space.shape)) * 4 + venv.action_space.n  # obs float32 + bool mask
+        per = int(np.prod(venv.observation_space.shape)) * 4 + int(venv.action_space.n)  # obs float32 + mask
         cpu = time.process_time()
         model.learn(total_timesteps=steps)
         return {"rate": model.num_timesteps / (time.process_time() - cpu), "bytes": per}
@@ -103,7 +103,7 @@ def measure(env_name: str, config: str, steps: int, seed: int) -> dict[str, floa
         done += len(ro.rewards)
         stored += sum(x.nbytes + 8 * len(legal) for x, legal in zip(ro.inputs, ro.legals))
         rows += len(ro.rewards)
-    return {"rate": done / (time.process_time() - cpu), "bytes": stored / rows}
+    return {"rate": done / (time.process_time() - cpu), "bytes": float(stored / rows)}
 
 
 def run_isolated(env_name: str, config: str, steps: int, seed: int) -> dict[str, float]:

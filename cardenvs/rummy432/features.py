@@ -9,7 +9,7 @@ Two designs besides the flat vector (:mod:`.encoding`), chosen with
   the discard pile, its top, the card taken this turn, each seat's visibly taken
   cards, the cards of each rank still unseen, the rank's value, and the scalars of the
   position as constant channels.
-* :func:`action_features`: ``(len(legal), 42)`` float32 for the legal actions: what the
+* :func:`action_features`: ``(len(legal), 45)`` float32 for the legal actions: what the
   move does to my hand (its rank's count before and after, the hand's loose cards,
   groups, shape and values after it, and the unseen cards that would then let it
   finish), what it tells or gives the next seat, and the position's facts (phase,
@@ -101,7 +101,11 @@ ACTION_FEATURES = ObsLayout([
     ("loose_value_after", 1, "value of my loose cards after the move / 130"),
     ("outs_after", 1, "unseen cards that would let my hand after the move finish on my next pick, "
                       "min(count, 20) / 20"),
+    ("live_after", 1, "unseen cards of the ranks in my hand after the move that would group one more of "
+                      "its cards, min(count, 30) / 30"),
+    ("dead_loose_after", 1, "loose cards of my hand after the move whose rank has no unseen card left / 13"),
     ("finish_chance", 1, "draw: share of the unseen cards with which I could finish this turn"),
+    ("improve_chance", 1, "draw: share of the unseen cards that would group one more of my cards"),
     ("takes_from_next", 1, "take: 1 if the top discard's rank is one the next seat visibly collects"),
     ("phase", 2, "position: one-hot pick, throw"),
     ("players", 1, "position: (seats - 2) / 3"),
@@ -203,6 +207,22 @@ class _Table:
         """Unseen cards whose rank lets a hand of counts ``cnt`` finish after picking it."""
         return sum(unseen[x] for x in _finishing_ranks(cnt, self.ok))
 
+    def live(self, cnt: list[int]) -> tuple[int, int]:
+        """``(unseen cards that would group one more card of a hand of counts cnt, loose
+        cards of ranks with no unseen card left)``."""
+        g = GROUP[self.pack]
+        live = dead = 0
+        unseen = self.unseen
+        for r in range(13):
+            c = cnt[r]
+            if not c:
+                continue
+            if c < 4 and g[c + 1] > g[c]:
+                live += unseen[r]
+            if not unseen[r]:
+                dead += c - g[c]
+        return live, dead
+
 
 def _seat_slot(s: int, me: int, n: int) -> int:
     return (s - me) % n
@@ -269,7 +289,7 @@ def _hand_columns(f: np.ndarray, h: _Hand) -> None:
 
 
 def action_features(view: Rummy432View, legal: Sequence[int]) -> np.ndarray:
-    """``(len(legal), 42)``: the :data:`ACTION_FEATURES` rows of the legal actions of
+    """``(len(legal), 45)``: the :data:`ACTION_FEATURES` rows of the legal actions of
     ``view``'s player (who must be the one to move)."""
     t = _Table(view)
     n = t.n
@@ -301,11 +321,15 @@ def action_features(view: Rummy432View, legal: Sequence[int]) -> np.ndarray:
     start = a["phase"]
     out[1:, start:] = ctx[start:]
     # ---- what each move does
+    done: dict[int, int] = {}  # rank -> the row of a throw of that rank (its other throws share it)
+    kind = a["kind"]
     for i, act in enumerate(legal):
         f = out[i]
         if act == DRAW:
             f[a["kind"]] = 1.0
-            f[a["finish_chance"]] = outs_now / t.unseen_total if t.unseen_total else 0.0
+            if t.unseen_total:
+                f[a["finish_chance"]] = outs_now / t.unseen_total
+                f[a["improve_chance"]] = t.live(cnt)[0] / t.unseen_total
             continue
         if act == TAKE:
             f[a["kind"] + 1] = 1.0
@@ -334,8 +358,14 @@ def action_features(view: Rummy432View, legal: Sequence[int]) -> np.ndarray:
         else:
             finish = act >= FINISH0
             card = act - (FINISH0 if finish else THROW0)
-            f[a["kind"] + (3 if finish else 2)] = 1.0
             r = card >> 2
+            if r in done:  # the same rank: the same facts, but for the kind of move
+                f[:] = out[done[r]]
+                f[kind:kind + 4] = 0.0
+                f[kind + (3 if finish else 2)] = 1.0
+                continue
+            done[r] = i
+            f[kind + (3 if finish else 2)] = 1.0
             hand_after = cnt[:]
             hand_after[r] -= 1
             f[a["count_after"]] = hand_after[r] / 4
@@ -353,6 +383,9 @@ def action_features(view: Rummy432View, legal: Sequence[int]) -> np.ndarray:
         h = _Hand(hand_after, pack)
         _hand_columns(f, h)
         f[a["outs_after"]] = min(t.outs(hand_after, unseen_after), 20) / 20
+        live, dead = t.live(hand_after)
+        f[a["live_after"]] = min(live, 30) / 30
+        f[a["dead_loose_after"]] = dead / 13
     return out
 
 
