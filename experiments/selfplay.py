@@ -54,6 +54,7 @@ import numpy as np
 
 import agents
 import cardenvs
+from agents.feature_policy import FeaturePolicy
 from agents.tournament import points as win_points
 from cardenvs.core.game import Game
 from cardenvs.core.loop import Turn, play
@@ -86,22 +87,37 @@ class Pool:
         self.self_play = self_play
         self.keep = keep
         self.snapshots: list[str] = []
+        self._loaded: dict[str, FeaturePolicy] = {}  # the snapshots' policies, read once
 
     def add(self, path: str) -> None:
         """Put a snapshot file in the pool (the oldest beyond ``keep`` leave it)."""
         self.snapshots.append(path)
         del self.snapshots[:-self.keep]
+        self._loaded = {p: self._loaded[p] for p in self.snapshots if p in self._loaded}
 
     def draw(self, rng: np.random.Generator) -> tuple[agents.Agent, str]:
         """One opponent and its label (``"self"`` or the level's name)."""
         seed = int(rng.integers(2**31))
         if self.snapshots and rng.random() < self.self_play:
             path = self.snapshots[int(rng.integers(len(self.snapshots)))]
-            from agents.trained import TrainedAgent
-
-            return TrainedAgent(self.env_name, path, seed=seed, sample=True), "self"
+            if path not in self._loaded:  # read once: a file costs more than a short game
+                self._loaded[path] = FeaturePolicy.load(path)
+            return Snapshot(self._loaded[path], seed), "self"
         level = self.levels[int(rng.choice(len(self.levels), p=self.weights))]
         return agents.make_agent(self.env_name, level, seed=seed), level
+
+
+class Snapshot(agents.Agent):
+    """An earlier self in the pool: samples its policy's softmax over the legal moves."""
+
+    def __init__(self, policy: FeaturePolicy, seed: int) -> None:
+        super().__init__(seed, "self")
+        self.policy = policy
+
+    def choose(self, game: Game[Any, Any], view: Any, legal: list[int]) -> int:
+        z = self.policy.legal_logits(game, view, legal).astype(np.float64)
+        p = np.exp(z - z.max())
+        return legal[int(self.rng.choice(len(legal), p=p / p.sum()))]
 
 
 def parse_pool(items: list[str]) -> list[tuple[str, float]]:

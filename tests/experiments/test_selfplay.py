@@ -79,6 +79,26 @@ def test_pool_parsing_and_draws() -> None:
     assert pool.snapshots == ["b", "c"]
 
 
+def test_snapshots_play_by_sampling_their_policy(tmp_path: Path) -> None:
+    """Earlier selves are read once and sample their policy's softmax (legal moves only)."""
+    import cardenvs
+    from tests.core.test_observers import _random_policy
+
+    path = tmp_path / "snap.npz"
+    _random_policy("lineit_v0", "action_features").save(path)
+    pool = selfplay.Pool("lineit_v0", [("greedy", 1.0)], self_play=1.0, keep=3)
+    pool.add(str(path))
+    rng = np.random.default_rng(0)
+    agent, label = pool.draw(rng)
+    assert label == "self" and isinstance(agent, selfplay.Snapshot)
+    assert pool.draw(rng)[0].policy is agent.policy  # one copy of the file in memory
+    g = cardenvs.game_class("lineit_v0")(2)
+    state = g.new_state(rng)
+    view, legal = g.view(state, g.current_player(state)), g.legal_actions(state)
+    picks = {agent.choose(g, view, legal) for _ in range(200)}
+    assert picks <= set(legal) and len(picks) > 1
+
+
 @pytest.mark.train
 def test_baselines_rows_driver(tmp_path: Path) -> None:
     from experiments import selfplay_baselines
