@@ -730,7 +730,8 @@ def _progress(total_seconds: float, done: float, disabled: bool) -> Any:
     from tqdm import tqdm
 
     return tqdm(total=round(total_seconds), initial=round(done), unit="s", disable=disabled,
-                desc="training (wall time)", dynamic_ncols=True)
+                desc="training", dynamic_ncols=True,
+                bar_format="{desc}: {percentage:3.0f}% of the time|{bar}| {elapsed}<{remaining}{postfix}")
 
 
 def final_match(run: Run) -> dict[str, Any]:
