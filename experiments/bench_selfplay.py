@@ -35,6 +35,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 CONFIGS = ("SB3 MaskablePPO", "own PPO, 8 tables", "own PPO, 32 tables",
            "SB3 fast path, flat MLP (reference)")
@@ -55,13 +56,14 @@ def measure(env_name: str, config: str, steps: int, seed: int) -> dict[str, floa
         return [agents.make_agent(env_name, "greedy", seed=seed * 100 + i)]
 
     if config.startswith("SB3"):
+        import gymnasium
         from sb3_contrib import MaskablePPO
 
         from agents import sb3_speedups
 
         sb3_speedups.enable()
-        common = {"n_steps": 256, "batch_size": 512, "n_epochs": 4, "seed": seed, "verbose": 0,
-                  "learning_rate": 1e-3}
+        common: dict[str, Any] = {"n_steps": 256, "batch_size": 512, "n_epochs": 4, "seed": seed,
+                                  "verbose": 0, "learning_rate": 1e-3}
         if config == "SB3 MaskablePPO":
             from agents.feature_sb3 import ActionScorerPolicy
 
@@ -74,7 +76,11 @@ def measure(env_name: str, config: str, steps: int, seed: int) -> dict[str, floa
             game = __import__("cardenvs").game_class(env_name)(2)
             venv = make_vec_env(env_name, 8, opponents, seed=seed * 100, obs_scale=observation_scale(game))
             model = MaskablePPO(env=venv, **fast_ppo_kwargs({"net_arch": [256, 256]}), **common)
-        per = int(np.prod(venv.observation_space.shape)) * 4 + int(venv.action_space.n)  # obs float32 + mask
+        obs_shape = venv.observation_space.shape or ()
+        action_space = venv.action_space
+        assert isinstance(action_space, gymnasium.spaces.Discrete)
+        n_actions = int(action_space.n)
+        per = int(np.prod(obs_shape)) * 4 + n_actions  # obs float32 + mask
         cpu = time.process_time()
         model.learn(total_timesteps=steps)
         return {"rate": model.num_timesteps / (time.process_time() - cpu), "bytes": per}

@@ -372,7 +372,7 @@ class Learner:
             last = delta + a.gamma * a.gae_lambda * nonterminal * last
             adv[t] = last
         ret = (adv + val).reshape(-1)
-        adv = adv.reshape(-1)
+        adv_flat = adv.reshape(-1)
         rows = self.net.observation == "action_features"
         all_d = Decisions.of(ro.inputs, ro.legals, rows)
         counts = all_d.counts
@@ -396,7 +396,7 @@ class Learner:
                 logp_all = segment_log_softmax(logits, seg, m)
                 pick = th.from_numpy(np.cumsum(cnt) - cnt + chosen[idx])
                 logp = logp_all[pick]
-                adv_mb = th.from_numpy(adv[idx].astype(np.float32))
+                adv_mb = th.from_numpy(adv_flat[idx].astype(np.float32))
                 adv_mb = (adv_mb - adv_mb.mean()) / (adv_mb.std() + 1e-8)
                 log_ratio = logp - th.from_numpy(old_logp[idx])
                 ratio = log_ratio.exp()

@@ -89,8 +89,8 @@ class SingleAgentEnv(gymnasium.Env):
 
     Observations are the learner's flat float32 vector (or the chosen design's array);
     ``action_masks()`` returns the boolean mask of the current decision for
-    ``MaskablePPO`` (after the episode's end, the reset-step mask: see :meth:`action_masks`).  The reward is the learner's own final
-    reward (+1 / 0 / -1).
+    ``MaskablePPO`` (after the episode's end, the reset-step mask: see
+    :meth:`action_masks`).  The reward is the learner's own final reward (+1 / 0 / -1).
 
     In ``gymnasium.make_vec`` (sync or async), read the masks with
     ``envs.call("action_masks")``.  With ``vector_kwargs={"autoreset_mode":

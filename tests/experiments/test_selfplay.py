@@ -91,7 +91,9 @@ def test_snapshots_play_by_sampling_their_policy(tmp_path: Path) -> None:
     rng = np.random.default_rng(0)
     agent, label = pool.draw(rng)
     assert label == "self" and isinstance(agent, selfplay.Snapshot)
-    assert pool.draw(rng)[0].policy is agent.policy  # one copy of the file in memory
+    again = pool.draw(rng)[0]
+    # one copy of the file in memory
+    assert isinstance(again, selfplay.Snapshot) and again.policy is agent.policy
     g = cardenvs.game_class("lineit_v0")(2)
     state = g.new_state(rng)
     view, legal = g.view(state, g.current_player(state)), g.legal_actions(state)

@@ -9,6 +9,7 @@ where its library is not installed (``pip install 'cardenvs[examples]'``).
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 from types import ModuleType
 
 import numpy as np
