@@ -20,6 +20,13 @@ standard deviation over seeds, the pooled 95% Wilson interval, the steps, the wa
 time, and every command; ``<docs>/img/selfplay_<env>.png`` draws the curves (mean over
 seeds, min-max band) against wall time.  ``--resume`` skips the runs that have their
 ``final.json``.  One run at a time, one torch thread.
+
+``--plot-runs LABEL=DIR ... --plot-out FILE.png`` only draws the curves of finished runs
+(any ``experiments/selfplay.py`` folders, e.g. a long run and its resumes) on one figure
+and trains nothing:
+
+    python -m experiments.selfplay_baselines --plot-runs "20 min=runs/dev/lineit_lr1e3" \
+        --plot-out docs/img/selfplay_lineit_v0.png --title "Line-it, 2 players"
 """
 
 from __future__ import annotations
@@ -63,8 +70,6 @@ def wilson(share: float, n: int) -> tuple[float, float]:
 
 def summarise(args: argparse.Namespace) -> dict[str, Any]:
     """The rows from every run's ``final.json`` and ``eval.csv``."""
-    import csv
-
     rows: dict[str, Any] = {}
     for label, design, long in ROWS:
         if label not in args.rows:
@@ -75,8 +80,7 @@ def summarise(args: argparse.Namespace) -> dict[str, Any]:
             if not (d / "final.json").exists():
                 continue
             final = json.loads((d / "final.json").read_text())
-            with open(d / "eval.csv") as f:
-                curve = [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
+            curve = read_curve(d)
             runs.append({"seed": seed, "dir": str(d), "final": final, "curve": curve,
                          "command": shlex.join(["python", "-m", "experiments.selfplay",
                                                 *run_argv(args, label, design, long, seed)])})
@@ -123,6 +127,45 @@ def plot(rows: dict[str, Any], path: Path, title: str) -> None:
         ax.set_xlabel("wall time (hours, this machine)")
         ax.set_ylim(0, 1)
     axes[0].set_ylabel("win share (periodic evaluation)")
+    axes[1].legend(loc="lower right", fontsize=8)
+    fig.suptitle(title)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def read_curve(run: Path) -> list[dict[str, float]]:
+    """A selfplay.py run's periodic evaluations (``eval.csv``), one dict per point."""
+    import csv
+
+    with open(run / "eval.csv") as f:
+        return [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
+
+
+def plot_runs(runs: dict[str, Path], path: Path, title: str) -> None:
+    """One curve per run: its share against greedy and the planner (with the 95% Wilson band)
+    at each periodic evaluation, against wall time."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
+    for ax, level in zip(axes, LEVELS):
+        for label, run in runs.items():
+            curve = read_curve(run)
+            hours = [p["seconds"] / 3600 for p in curve]
+            (line,) = ax.plot(hours, [p[f"vs_{level}"] for p in curve], marker=".", label=label)
+            ax.fill_between(hours, [p[f"vs_{level}_lo"] for p in curve], [p[f"vs_{level}_hi"] for p in curve],
+                            color=line.get_color(), alpha=0.12, lw=0)
+        ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+        if level == "greedy":
+            ax.axhline(0.55, color="grey", lw=0.8, ls=":")
+        ax.set_title(f"vs {level}")
+        ax.set_xlabel("wall time (hours, this machine)")
+        ax.set_ylim(0, 1)
+    axes[0].set_ylabel("win share (periodic evaluation, 95% band)")
     axes[1].legend(loc="lower right", fontsize=8)
     fig.suptitle(title)
     fig.tight_layout()
@@ -185,7 +228,22 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--out-dir", default="runs/selfplay_baselines")
     ap.add_argument("--docs", default="docs")
     ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--plot-runs", nargs="+", default=None, metavar="LABEL=DIR",
+                    help="only draw these finished runs' curves (to --plot-out) and train nothing")
+    ap.add_argument("--plot-out", default=None, help="the figure --plot-runs writes")
+    ap.add_argument("--title", default="", help="the figure's title (--plot-runs)")
     args = ap.parse_args(argv)
+    if args.plot_runs:
+        if not args.plot_out:
+            ap.error("--plot-runs needs --plot-out FILE.png")
+        pairs = [item.partition("=") for item in args.plot_runs]
+        bad = [item for item, (_, eq, d) in zip(args.plot_runs, pairs)
+               if not eq or not (Path(d) / "eval.csv").exists()]
+        if bad:
+            ap.error(f"each --plot-runs item is LABEL=DIR with DIR/eval.csv; not: {', '.join(bad)}")
+        plot_runs({label: Path(d) for label, _, d in pairs}, Path(args.plot_out), args.title or args.env)
+        print(f"wrote {args.plot_out}")
+        return {}
     given = sys.argv[1:] if argv is None else argv
     command = shlex.join(["python", "-m", "experiments.selfplay_baselines", *given])
     from experiments import selfplay
