@@ -19,7 +19,7 @@ action scores each legal action's facts, :class:`agents.feature_torch.ActionScor
 ones only).  The PPO is the project's own, batched over ``--n-envs`` tables in this
 process: the inputs of a decision are its legal actions' rows, stored as they are (a
 few rows, not a 4,014-row matrix), and every loss is computed per decision over those
-rows.  ``docs/selfplay.md`` measures it against sb3-contrib's MaskablePPO on the same
+rows.  ``docs/training/selfplay.md`` measures it against sb3-contrib's MaskablePPO on the same
 network and says why this trainer is the project's own.
 
 As it runs it writes to ``--out`` (default ``runs/selfplay/<env>_<observation>_s<seed>``):

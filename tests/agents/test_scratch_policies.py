@@ -1,9 +1,9 @@
-"""The from-scratch policies shipped in agents/policies/scratch/ (docs/selfplay.md).
+"""The from-scratch policies shipped in agents/policies/scratch/ (docs/training/selfplay.md).
 
 Each is a :class:`agents.feature_policy.FeaturePolicy` trained by experiments/selfplay.py
 with no teacher and no search; it records the command and the training time, reads the
 game's current feature layout, and plays whole games as ``policy:FILE`` with legal moves
-only.  Its strength is measured in docs/selfplay.md (hundreds of games, too slow here);
+only.  Its strength is measured in docs/training/selfplay.md (hundreds of games, too slow here);
 this test only checks that it clearly beats random over a few seeded games.
 """
 

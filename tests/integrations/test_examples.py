@@ -58,7 +58,7 @@ def test_torchrl_action_mask_transform_keeps_random_actions_legal() -> None:
 
 @pytest.mark.train
 def test_beat_greedy_recipe_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """docs/recipe.md's script, at a tiny budget: it trains, exports a policy that plays as
+    """docs/training/recipe.md's script, at a tiny budget: it trains, exports a policy that plays as
     ``policy:FILE``, and measures it against greedy and the planner."""
     pytest.importorskip("sb3_contrib", reason="needs the train extra (pip install 'cardenvs[train]')")
     import agents
