@@ -123,3 +123,10 @@ def test_baselines_rows_driver(tmp_path: Path) -> None:
         "--eval-games", "2", "--curve-games", "2", "--out-dir", str(tmp_path / "runs"), "--docs", str(docs),
         "--trainer-args", "--n-envs 2 --n-steps 16 --minibatch 16 --epochs 1 --hidden 8", "--resume"])
     assert again["flat"]["levels"] == rows["flat"]["levels"]
+    # --plot-runs draws finished runs' curves and trains nothing; a folder without eval.csv is refused
+    png = tmp_path / "curves.png"
+    run0 = tmp_path / "runs" / "lineit_v0" / "action_features_s0"
+    assert selfplay_baselines.main(["--plot-runs", f"scorer={run0}", "--plot-out", str(png)]) == {}
+    assert png.stat().st_size > 0
+    with pytest.raises(SystemExit):
+        selfplay_baselines.main(["--plot-runs", f"none={tmp_path}", "--plot-out", str(png)])
