@@ -15,11 +15,12 @@ values, and it gives MaskablePPO exactly the masked softmax over the legal actio
     from cardenvs.vector import make_vec_env
 
     torch.set_num_threads(1)
-    venv = make_vec_env("lineit_v0", 8, lambda i: [agents.make_agent("lineit_v0", "greedy", seed=i)],
+    env_name = ...  # a registered environment whose matrix fits a rollout buffer (below)
+    venv = make_vec_env(env_name, 8, lambda i: [agents.make_agent(env_name, "greedy", seed=i)],
                         observation="action_features")
     model = MaskablePPO(ActionScorerPolicy, venv, learning_rate=1e-3, n_steps=256, batch_size=512)
     model.learn(200_000, progress_bar=True)
-    export_policy(model, "lineit_v0").save("my_policy.npz")   # plays as "policy:my_policy.npz"
+    export_policy(model, env_name).save("my_policy.npz")   # plays as "policy:my_policy.npz"
 
 The observation holds a row for every action id, so the rollout buffer grows with the
 action space: Line-it (414 x 51 floats a step) and Rummy 4x3x2's (106 x 42) fit; Line

@@ -37,6 +37,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from agents.cli import HelpFormatter
+
 CONFIGS = ("SB3 MaskablePPO", "own PPO, 8 tables", "own PPO, 32 tables",
            "SB3 fast path, flat MLP (reference)")
 
@@ -123,7 +125,7 @@ def run_isolated(env_name: str, config: str, steps: int, seed: int) -> dict[str,
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=HelpFormatter)
     ap.add_argument("--envs", nargs="*", default=["lineit_v0", "rummy432_v0"])
     ap.add_argument("--steps", type=int, default=16384, help="decisions per run")
     ap.add_argument("--repeats", type=int, default=3)

@@ -54,6 +54,7 @@ import numpy as np
 
 import agents
 import cardenvs
+from agents.cli import HelpFormatter
 from agents.feature_policy import FeaturePolicy
 from agents.tournament import points as win_points
 from cardenvs.core.game import Game
@@ -514,7 +515,7 @@ def plot_curve(csv_path: Path, png_path: Path, title: str, target: float = 0.55)
 # ------------------------------------------------------------------------------ run
 def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, set[str]]:
     """The command line, and the names of the options it gave explicitly."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=HelpFormatter)
     ap.add_argument("--env", default="lineit_v0", choices=list(cardenvs.ENVS))
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--observation", default="action_features", choices=OBSERVATIONS)

@@ -41,6 +41,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from agents.cli import HelpFormatter
+
 #: the rows, in table order: (label, observation design, long budget?)
 ROWS = (("flat", "flat", False), ("planes", "planes", False), ("action_features", "action_features", False),
         ("action_features, long", "action_features", True))
@@ -213,7 +215,7 @@ def report(args: argparse.Namespace, rows: dict[str, Any], command: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=HelpFormatter)
     ap.add_argument("--env", default="lineit_v0")
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--rows", nargs="*", default=[r[0] for r in ROWS], help="a subset of the row labels")

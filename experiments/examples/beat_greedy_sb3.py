@@ -30,6 +30,8 @@ from typing import Any
 
 import numpy as np
 
+from agents.cli import HelpFormatter
+
 
 def opponents(env_name: str, levels: Sequence[str]) -> Any:
     """Copy ``i``'s opponent source: a level drawn anew at every deal (``make_vec_env``
@@ -58,7 +60,7 @@ def evaluate(env_name: str, policy_file: str, level: str, games: int) -> tuple[f
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=HelpFormatter)
     ap.add_argument("--env", default="lineit_v0", choices=["lineit_v0", "rummy432_v0"])
     ap.add_argument("--steps", type=int, default=500_000)
     ap.add_argument("--opponents", nargs="*", default=["random", "greedy", "planner"])
