@@ -124,6 +124,9 @@ class CardGameEnv(AECEnv):
         self._np_random: np.random.Generator | None = None
         self.state: Any = None
         self._zero_mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        #: whether the game can be cut off (it overrides ``is_truncated``): else the step
+        #: needs not ask
+        self._truncates = type(self.game).is_truncated is not Game.is_truncated
 
     # ---------------------------------------------------------------- spaces
     def _seed_spaces(self) -> None:
@@ -174,10 +177,10 @@ class CardGameEnv(AECEnv):
         if seed is not None:  # sampling the spaces is reproducible from reset(seed=...)
             self._space_seed = seed
         self.agents = list(self.possible_agents)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._skip_agent_selection = None
         self.agent_selection = ""  # set by _after_change
@@ -225,16 +228,25 @@ class CardGameEnv(AECEnv):
     def _after_change(self) -> None:
         """Refresh the infos, the agent to move, and the end-of-game bookkeeping."""
         game, state = self.game, self.state
-        infos = game.infos(state)
-        own = self.infos
-        for a, info in zip(self.possible_agents, infos):
-            if a in own:
-                own[a] = info
+        agents, own = self.possible_agents, self.infos
+        if len(own) == len(agents):  # every agent is still here (as while a game runs)
+            own.update(zip(agents, game.infos(state)))
+        else:
+            for a, info in zip(agents, game.infos(state)):
+                if a in own:
+                    own[a] = info
+        seat = game.current_player(state)  # -1 once the game is over
+        if seat >= 0 and not (self._truncates and game.is_truncated(state)):  # it runs on
+            self.agent_selection = agents[seat]
+            rewards = self.rewards
+            for a in rewards:
+                rewards[a] = 0.0
+            return
         terminal = game.is_terminal(state)
         truncated = not terminal and game.is_truncated(state)
         if terminal or truncated:
             ret = game.returns(state) if terminal else [0.0] * game.num_players
-            for i, a in enumerate(self.possible_agents):
+            for i, a in enumerate(agents):
                 if a in self.agents:
                     self.rewards[a] = float(ret[i])
                     self.terminations[a] = terminal
@@ -244,7 +256,7 @@ class CardGameEnv(AECEnv):
             if self.agents and self.agent_selection not in self.agents:
                 self.agent_selection = self.agents[0]
         else:
-            self.agent_selection = self.possible_agents[game.current_player(state)]
+            self.agent_selection = agents[seat]
             for a in self.rewards:
                 self.rewards[a] = 0.0
 
@@ -257,10 +269,23 @@ class CardGameEnv(AECEnv):
         """
         if self.observer is not None:
             return self._observe_design(agent, self.observer)
-        obs = self.game.observe(self.state, self._seat[agent])
+        game, state = self.game, self.state
+        obs = game.observe(state, self._seat[agent])
         if agent != self.agent_selection or self.terminations.get(agent) or self.truncations.get(agent):
             return {"observation": obs, "action_mask": self._zero_mask.copy()}
-        return {"observation": obs, "action_mask": self.game.legal_mask(self.state)}
+        return {"observation": obs, "action_mask": game.legal_mask(state)}
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """``(observation, cumulative reward, terminated, truncated, info)`` of the agent
+        to act: PettingZoo's ``AECEnv.last``, written out (it runs every step)."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def _observe_design(self, agent: str, observer: Observer) -> dict[str, np.ndarray]:
         """:meth:`observe` for the ``"planes"`` and ``"action_features"`` designs."""

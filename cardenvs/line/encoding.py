@@ -2,16 +2,15 @@
 
 :data:`LAYOUT` names the fields of the flat float32 vector (an
 :class:`~cardenvs.core.game.ObsLayout`, in the manner of OpenSpiel's observer).  One
-writer, :func:`write`, fills the named views of a buffer from the public facts of one
-seat; :func:`encode` feeds it a :class:`LineView` and :func:`observe` feeds it the same
-facts read straight off a state (no View built), so the two agree byte for byte by
-construction.  :func:`decode` reads the named views back into a View.
+writer, :func:`write`, builds the vector from the public facts of one seat;
+:func:`encode` feeds it a :class:`LineView` and :func:`observe` feeds it the same facts
+read straight off a state (no View built), so the two agree byte for byte by
+construction.  :func:`decode` reads the named views of :data:`LAYOUT` back into a View.
 """
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -19,6 +18,7 @@ import numpy as np
 from cardenvs.core.game import ObsField, ObsLayout, observation_vector
 
 from .state import JOKER, NUM_KINDS, NUM_ROWS, PHASE_INDEX, PHASES, LineState, LineView
+from .tables import ROW_MOVES
 
 __all__ = ["LAYOUT", "OBS_FIELDS", "OBS_SIZE", "decode", "encode", "observe", "write"]
 
@@ -44,104 +44,155 @@ OBS_FIELDS: tuple[ObsField, ...] = LAYOUT.fields
 OBS_SIZE = LAYOUT.size
 
 
+# The writer joins the vector from byte segments, one per field group, in layout order:
+# the head (phase .. joker_points, 17 entries), the four rows, hand, pending, discard_top,
+# the discard depths and jokers (56), and the tail (draw_size, hand_sizes, known_jokers).
+_HEAD_SIZE = LAYOUT.start("rows")
+_DEPTH_SIZE = LAYOUT.start("draw_size") - LAYOUT.start("discard_depth")
+assert [LAYOUT.start(f) for f in ("draw_size", "hand_sizes", "known_jokers")] == [
+    OBS_SIZE - 9, OBS_SIZE - 8, OBS_SIZE - 4]
+assert LAYOUT.start("hand") == _HEAD_SIZE + NUM_ROWS * NUM_KINDS
+assert LAYOUT.start("discard_depth") == LAYOUT.start("hand") + 3 * NUM_KINDS
+assert LAYOUT.start("discard_jokers") == LAYOUT.start("discard_depth") + JOKER  # jokers follow the 52
+
+
+def _row_bytes(key: int) -> bytes:
+    """The ``rows`` entries of one row (53 bytes) from its row key (the bits of its cards)."""
+    return bytes((key >> c) & 1 for c in range(NUM_KINDS))
+
+
+#: row key -> its 53 bytes, for every key a game can reach (931 of them); a View built by
+#: hand may hold others, made on demand (plain dicts: a subclass's look-ups cost more)
+_ROW_BYTES: dict[int, bytes] = {k: _row_bytes(k) for k in ROW_MOVES}
+_NO_CARD = bytes(NUM_KINDS)
+#: the one-hot 53 bytes of each card kind (pending, discard_top)
+_ONE_HOT = tuple(bytes(c) + b"\x01" + bytes(NUM_KINDS - 1 - c) for c in range(NUM_KINDS))
+#: the zero slots after the seats of a table of n, in hand_sizes and known_jokers
+_PAD = {2: (0, 0), 3: (0,), 4: ()}
+
+
+def _head(phase: int, bonus: bool, n: int, seat: int, current: int, joker_points: int) -> bytes:
+    """The 17 head bytes: phase, bonus_turn, num_players, seat, to_move, joker_points."""
+    head = bytearray(_HEAD_SIZE)
+    head[phase] = 1
+    head[4] = 1 if bonus else 0
+    head[5 + n - 2] = 1
+    head[8 + seat] = 1
+    head[12 + (current - seat) % n] = 1
+    head[16] = joker_points
+    return bytes(head)
+
+
+#: ``(phase, bonus, num_players, seat, current, joker_points)`` -> :func:`_head`, made once each
+_HEADS: dict[tuple[int, bool, int, int, int, int], bytes] = {}
+assert [LAYOUT.start(f) for f in ("bonus_turn", "num_players", "seat", "to_move", "joker_points")] == [
+    4, 5, 8, 12, 16]
+
+
 def write(
-    v: Mapping[str, Any],
     phase: int,
     bonus: bool,
     num_players: int,
     seat: int,
     current: int,
     joker_points: int,
-    rows: Sequence[Sequence[int]],
+    row_keys: Sequence[int],
     hand: Sequence[int],
     pending: int | None,
     discard: Sequence[int],
     draw_size: int,
-    hand_sizes: Iterable[int],
+    hand_sizes: Sequence[int],
     known: Sequence[int],
-) -> None:
-    """Write one seat's observation into the zeroed named views ``v`` of a buffer
-    (:meth:`LAYOUT.views <cardenvs.core.game.ObsLayout.views>`, or memoryviews of them).
+) -> np.ndarray:
+    """One seat's observation, a new float32 vector, written from the public facts.
 
-    ``phase`` is the phase index, ``hand_sizes`` and ``known`` are per absolute seat;
-    row and hand order does not matter, ``discard`` runs bottom to top.
+    ``phase`` is the phase index; ``row_keys`` are the rows' keys (the bits of their
+    cards, the joker at bit 52); ``hand_sizes`` and ``known`` are per absolute seat; hand
+    order does not matter, ``discard`` runs bottom to top.  Every entry of an observation
+    is a count of at most 255, so the vector is joined from byte segments (the head and
+    the rows come from tables) and made float32 by one ``astype``; :func:`encode` checks
+    that a View's counts fit.
     """
-    n = num_players
-    v["phase"][phase] = 1
-    if bonus:
-        v["bonus_turn"][0] = 1
-    v["num_players"][n - 2] = 1
-    v["seat"][seat] = 1
-    v["to_move"][(current - seat) % n] = 1
-    v["joker_points"][0] = joker_points
-    f = v["rows"]
-    for r in range(NUM_ROWS):
-        base = r * NUM_KINDS
-        for c in rows[r]:
-            f[base + c] = 1
-    f = v["hand"]
+    k0, k1, k2, k3 = row_keys
+    mine = bytearray(NUM_KINDS)  # the hand
     for c in hand:
-        f[c] = 1  # real cards are unique; the jokers are counted below
-    if JOKER in hand:
-        f[JOKER] = hand.count(JOKER)
-    if pending is not None:
-        v["pending"][pending] = 1
+        mine[c] = 1  # real cards are unique; the jokers are counted below
+    if mine[JOKER]:
+        mine[JOKER] = hand.count(JOKER)
+    depths = bytearray(_DEPTH_SIZE)  # discard_depth, then discard_jokers
     if discard:
-        v["discard_top"][discard[-1]] = 1
-        f, jokers = v["discard_depth"], v["discard_jokers"]
-        k = 0
-        for depth, c in enumerate(reversed(discard), 1):  # from the top: jokers' depths ascend
-            if c == JOKER:
-                jokers[k] = depth
-                k += 1
-            else:
-                f[c] = depth
-    v["draw_size"][0] = draw_size
-    f, g = v["hand_sizes"], v["known_jokers"]
-    for q, size in enumerate(hand_sizes):
-        rel = (q - seat) % n
-        f[rel] = size
-        g[rel] = known[q]
+        top = _ONE_HOT[discard[-1]]
+        depth = len(discard)
+        for c in discard:  # bottom to top; a joker lands on discard_jokers[0], fixed below
+            depths[c] = depth
+            depth -= 1
+        if depths[JOKER]:  # a joker is there: the jokers' depths from the top, ascending
+            depths[JOKER] = 0
+            k = JOKER
+            for depth, c in enumerate(reversed(discard), 1):
+                if c == JOKER:
+                    depths[k] = depth
+                    k += 1
+    else:
+        top = _NO_CARD
+    pad = _PAD[num_players]
+    tail = bytes((draw_size, *hand_sizes[seat:], *hand_sizes[:seat], *pad,
+                  *known[seat:], *known[:seat], *pad))
+    key = (phase, bonus, num_players, seat, current, joker_points)
+    head = _HEADS.get(key)
+    if head is None:
+        head = _HEADS[key] = _head(*key)
+    rows = _ROW_BYTES
+    try:
+        r0, r1, r2, r3 = rows[k0], rows[k1], rows[k2], rows[k3]
+    except KeyError:  # a View built by hand, with a row no game reaches
+        r0, r1, r2, r3 = map(_row_bytes, row_keys)
+    return np.frombuffer(b"".join((
+        head, r0, r1, r2, r3, mine,
+        _NO_CARD if pending is None else _ONE_HOT[pending], top, depths, tail,
+    )), np.uint8).astype(np.float32)
 
 
-class _Scratch(threading.local):
-    """A zeroed buffer and its named views, one per thread, reused by every call: the
-    writer fills it, the caller takes a copy and zeroes it again (cheaper than a new
-    buffer and fifteen new views each time).  The views are the layout's numpy views
-    seen through ``memoryview``, whose item writes cost half of numpy's."""
-
-    def __init__(self) -> None:
-        buf = LAYOUT.new()
-        views = {name: a.data for name, a in LAYOUT.views(buf).items()}
-        self.pair: tuple[np.ndarray, dict[str, Any]] = (buf, views)
-
-
-_SCRATCH = _Scratch()
+def _row_key(row: Iterable[int]) -> int:
+    """The row key of a row's cards."""
+    key = 0
+    for c in row:
+        key |= 1 << c
+    return key
 
 
 def encode(view: LineView) -> np.ndarray:
-    """The float32 observation of a view (layout :data:`LAYOUT`)."""
-    buf, v = _SCRATCH.pair
-    try:
-        write(v, PHASE_INDEX[view.phase], view.bonus_turn, view.num_players, view.seat, view.current,
-              view.joker_points, view.rows, view.hand, view.pending, view.discard, view.draw_size,
-              view.hand_sizes, view.known_jokers)
-        return buf.copy()
-    finally:
-        buf.fill(0)
+    """The float32 observation of a view (layout :data:`LAYOUT`).
+
+    Raises ``ValueError`` for a View no game has (a seat, card or count out of range).
+    """
+    n = view.num_players
+    cards = [*view.hand, *view.discard, *(c for row in view.rows for c in row)]
+    if view.pending is not None:
+        cards.append(view.pending)
+    counts = (view.joker_points, view.draw_size, len(view.discard), view.hand.count(JOKER),
+              *view.hand_sizes, *view.known_jokers)
+    if (
+        n not in (2, 3, 4) or not 0 <= view.seat < n or not 0 <= view.current < n
+        or view.phase not in PHASE_INDEX or len(view.rows) != NUM_ROWS
+        or len(view.hand_sizes) != n or len(view.known_jokers) != n
+        or not all(0 <= c <= JOKER for c in cards) or not 0 <= min(counts) <= max(counts) <= 255
+    ):
+        raise ValueError(
+            f"not a Line view: 2..4 seats, seat and current among them, a phase of {PHASES}, "
+            f"{NUM_ROWS} rows, cards 0..{JOKER}, counts 0..255 (got {view!r})"
+        )
+    return write(PHASE_INDEX[view.phase], view.bonus_turn, n, view.seat, view.current,
+                 view.joker_points, [_row_key(row) for row in view.rows], view.hand, view.pending,
+                 view.discard, view.draw_size, view.hand_sizes, view.known_jokers)
 
 
 def observe(state: LineState, player: int, num_players: int, joker_points: int) -> np.ndarray:
     """``encode(view(state, player))`` without building the View: the same writer, fed
     the same facts straight from the state."""
     s = state
-    buf, v = _SCRATCH.pair
-    try:
-        write(v, s.phase, s.bonus, num_players, player, s.current, joker_points, s.rows,
-              s.hands[player], s.pending, s.discard, len(s.draw), map(len, s.hands), s.known)
-        return buf.copy()
-    finally:
-        buf.fill(0)
+    return write(s.phase, s.bonus, num_players, player, s.current, joker_points, s.row_key,
+                 s.hands[player], s.pending, s.discard, len(s.draw), [len(h) for h in s.hands], s.known)
 
 
 def _count(x: Any) -> int:

@@ -175,9 +175,10 @@ def forced_moves(s: LineState, grid: Grid | None = None) -> list[int]:
         if grid is None:
             grid = grid_moves(s)
         b = CARD_BIT[s.discard[-1]]
-        for r in range(NUM_ROWS):
-            if grid[r][1] & b:
-                acts.append(TAKE_BASE + r)
+        if b & (grid[0][1] | grid[1][1] | grid[2][1] | grid[3][1]):  # rarely: a take
+            for r in range(NUM_ROWS):
+                if grid[r][1] & b:
+                    acts.append(TAKE_BASE + r)
     if s.draw:
         acts.append(DRAW_ID)
     return acts
@@ -327,7 +328,8 @@ class LineGame(Game[LineState, LineView]):
     def _draw(self, s: LineState, p: int) -> None:
         """The drawn card goes down if it can, else into the hand (then a full one discards)."""
         card = s.draw.pop()
-        if playable_rows(s, card):
+        k0, k1, k2, k3 = s.row_key
+        if CARD_BIT[card] & (ROW_PLAY[k0] | ROW_PLAY[k1] | ROW_PLAY[k2] | ROW_PLAY[k3]):  # playable_rows
             s.pending = card
             s.phase = PLACE_DRAWN
             return
@@ -409,7 +411,8 @@ class LineGame(Game[LineState, LineView]):
     def infos(self, state: LineState) -> list[dict[str, Any]]:
         """At the end: ``hand_total``, ``hand_size`` and ``winners`` per seat."""
         if state.phase != OVER:
-            return [{} for _ in self._seats]
+            fresh: list[dict[str, Any]] = [{}, {}, {}, {}]  # new dicts (cheaper than a comprehension)
+            return fresh[: self.num_players]
         w = self.winners(state)
         return [
             {"hand_total": self.hand_total(state, p), "hand_size": len(state.hands[p]), "winners": list(w)}
@@ -453,7 +456,10 @@ class LineGame(Game[LineState, LineView]):
 
     def observe(self, state: LineState, player: int) -> np.ndarray:
         """``encode(view(state, player))``, written straight from the state."""
-        return encoding.observe(state, player, self.num_players, self.joker_points)
+        s = state  # encoding.observe(state, player, ...), one call fewer on the env's hot path
+        return encoding.write(s.phase, s.bonus, self.num_players, player, s.current, self.joker_points,
+                              s.row_key, s.hands[player], s.pending, s.discard, len(s.draw),
+                              [len(h) for h in s.hands], s.known)
 
     def sample_state(self, view: LineView, rng: np.random.Generator) -> LineState:
         """A full state fitting ``view``: opponents' unknown cards and the pile re-dealt.
