@@ -127,6 +127,9 @@ class CardGameEnv(AECEnv):
         #: whether the game can be cut off (it overrides ``is_truncated``): else the step
         #: needs not ask
         self._truncates = type(self.game).is_truncated is not Game.is_truncated
+        #: whether ``last`` may build the flat observation inline: ``observe`` is this
+        #: class's own and the design is the game's flat vector (else it calls ``observe``)
+        self._own_observe = type(self).observe is CardGameEnv.observe and self.observer is None
 
     # ---------------------------------------------------------------- spaces
     def _seed_spaces(self) -> None:
@@ -279,13 +282,19 @@ class CardGameEnv(AECEnv):
         """``(observation, cumulative reward, terminated, truncated, info)`` of the agent
         to act: PettingZoo's ``AECEnv.last``, written out (it runs every step)."""
         agent = self.agent_selection
-        return (
-            self.observe(agent) if observe else None,
-            self._cumulative_rewards[agent],
-            self.terminations[agent],
-            self.truncations[agent],
-            self.infos[agent],
-        )
+        ended = self.terminations[agent] or self.truncations[agent]
+        if not observe:
+            obs = None
+        elif self._own_observe:  # observe(agent) for the agent to act, flat, inlined
+            game, state = self.game, self.state
+            obs = {
+                "observation": game.observe(state, self._seat[agent]),
+                "action_mask": self._zero_mask.copy() if ended else game.legal_mask(state),
+            }
+        else:
+            obs = self.observe(agent)
+        return obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent], \
+            self.infos[agent]
 
     def _observe_design(self, agent: str, observer: Observer) -> dict[str, np.ndarray]:
         """:meth:`observe` for the ``"planes"`` and ``"action_features"`` designs."""

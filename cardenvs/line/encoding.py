@@ -192,7 +192,7 @@ def observe(state: LineState, player: int, num_players: int, joker_points: int) 
     the same facts straight from the state."""
     s = state
     return write(s.phase, s.bonus, num_players, player, s.current, joker_points, s.row_key,
-                 s.hands[player], s.pending, s.discard, len(s.draw), [len(h) for h in s.hands], s.known)
+                 s.hands[player], s.pending, s.discard, len(s.draw), list(map(len, s.hands)), s.known)
 
 
 def _count(x: Any) -> int:

@@ -459,7 +459,7 @@ class LineGame(Game[LineState, LineView]):
         s = state  # encoding.observe(state, player, ...), one call fewer on the env's hot path
         return encoding.write(s.phase, s.bonus, self.num_players, player, s.current, self.joker_points,
                               s.row_key, s.hands[player], s.pending, s.discard, len(s.draw),
-                              [len(h) for h in s.hands], s.known)
+                              list(map(len, s.hands)), s.known)
 
     def sample_state(self, view: LineView, rng: np.random.Generator) -> LineState:
         """A full state fitting ``view``: opponents' unknown cards and the pile re-dealt.
