@@ -95,3 +95,28 @@ def test_view_protocol_and_decode_of_the_env_dict() -> None:
     assert (view.seat, view.num_players, view.options) == (0, 3, {"joker_points": 10})
     assert view == LineGame.decode(obs["observation"])
     assert np.array_equal(LineGame.encode(view), obs["observation"])
+
+
+def test_encode_of_views_built_by_hand() -> None:
+    """A View whose rows no game reaches still encodes (and decodes back); one no game can
+    have (a card, seat or count out of range) is refused with a ValueError saying what
+    is allowed, not written as a wrong vector."""
+    import dataclasses
+
+    env = line_v0.env(num_players=2)
+    env.reset(seed=1)
+    view = LineGame.decode(env.last()[0])
+    odd = dataclasses.replace(view, rows=((0, 1, 2, 3, 4, 5), (), (), ()))  # six cards: no game has it
+    obs = LineGame.encode(odd)
+    assert obs.dtype == np.float32 and obs.sum() == LineGame.encode(view).sum() + 6
+    assert LineGame.decode(obs) == odd
+    for bad in (
+        dataclasses.replace(view, rows=((53,), (), (), ())),
+        dataclasses.replace(view, hand=(-1,)),
+        dataclasses.replace(view, seat=2),
+        dataclasses.replace(view, draw_size=300),
+        dataclasses.replace(view, hand_sizes=(7,)),
+        dataclasses.replace(view, phase="bidding"),
+    ):
+        with pytest.raises(ValueError, match="not a Line view"):
+            LineGame.encode(bad)
