@@ -18,9 +18,10 @@ they are sent to the worker processes with ``cloudpickle``.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -54,8 +55,18 @@ class MatchResult:
     truncated: bool
 
 
-def play_match(match: Match) -> MatchResult:
-    """Play one game between the seated levels (deterministic for a seed)."""
+#: makes the agent of a seat: ``(env_name, level, seed) -> Agent`` (default :func:`make_agent`)
+Maker = Callable[..., Any]
+
+
+def play_match(match: Match, make: Maker | None = None) -> MatchResult:
+    """Play one game between the seated levels (deterministic for a seed).
+
+    ``make(env_name, level, seed=...)`` builds each seat's agent that is not a player
+    object (default :func:`~agents.ladder.make_agent`; a script may seat agents the
+    ladder does not name).
+    """
+    make = make_agent if make is None else make
     game = cardenvs.game_class(match.env_name)(len(match.seats), **dict(match.options))
     rng = np.random.default_rng(match.seed)
     players: list[Player] = []
@@ -63,7 +74,7 @@ def play_match(match: Match) -> MatchResult:
         seed = match.seed * 31 + i
         obj = _ENTRANTS.get(label)
         if obj is None:
-            players.append(make_agent(match.env_name, label, seed=seed))
+            players.append(make(match.env_name, label, seed=seed))
             continue
         reseed = getattr(obj, "seed", None)
         if callable(reseed):  # an Agent: the same choices for a match wherever it runs
@@ -124,22 +135,26 @@ def _install_entrants(blob: bytes) -> None:
 
 
 def run_matches(matches: Sequence[Match], workers: int = 1, progress: bool = True,
-                entrants: Mapping[str, PlayerLike] | None = None, desc: str = "games") -> list[MatchResult]:
+                entrants: Mapping[str, PlayerLike] | None = None, desc: str = "games",
+                make: Maker | None = None) -> list[MatchResult]:
     """Play every match, in ``workers`` processes, with a progress bar.
 
     ``entrants`` maps the seat labels that are not level names to player objects (see the
-    module docstring); with ``workers > 1`` they must survive ``cloudpickle``.
+    module docstring); with ``workers > 1`` they must survive ``cloudpickle``.  ``make``
+    builds the other seats' agents (see :func:`play_match`); with ``workers > 1`` it must
+    be a module-level function (it is sent to the worker processes).
     """
     try:
         from tqdm import tqdm
     except ImportError:  # pragma: no cover
         progress = False
     entrants = dict(entrants or {})
+    play_one = play_match if make is None else functools.partial(play_match, make=make)
     if workers <= 1:
         saved = dict(_ENTRANTS)
         _ENTRANTS.update(entrants)
         try:
-            it: Iterable[MatchResult] = map(play_match, matches)
+            it: Iterable[MatchResult] = map(play_one, matches)
             if progress:
                 it = tqdm(it, total=len(matches), desc=desc, unit="game")
             return list(it)
@@ -152,7 +167,7 @@ def run_matches(matches: Sequence[Match], workers: int = 1, progress: bool = Tru
 
         kwargs = {"initializer": _install_entrants, "initargs": (cloudpickle.dumps(entrants),)}
     with ProcessPoolExecutor(workers, **kwargs) as pool:
-        it = pool.map(play_match, matches, chunksize=max(1, len(matches) // (workers * 16)))
+        it = pool.map(play_one, matches, chunksize=max(1, len(matches) // (workers * 16)))
         if progress:
             it = tqdm(it, total=len(matches), desc=desc, unit="game")
         return list(it)

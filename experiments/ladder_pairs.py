@@ -12,6 +12,10 @@ are shared out evenly.  The upper level's *share* is its points per game, a win 
 win shared by k players 1/k; a fair share is 1/players.  With 2 players that is the
 usual head-to-head share (a draw half a point each).
 
+A level may be ``expert-old``: the expert as it was before issue 30, frozen in
+:mod:`experiments.legacy_expert` (``--pairs expert-old:expert`` measures the new expert
+against it).
+
 The table prints the share with its 95% Wilson interval and whether it is above the fair
 share by the interval (``separated``); ``--out`` writes it as markdown with the command,
 the date and the wall time per pair.  Games run in ``--workers`` processes.
@@ -33,6 +37,8 @@ import agents
 import cardenvs
 from agents.cli import HelpFormatter
 from agents.tournament import Match, points, run_matches, wilson
+from experiments.legacy_expert import LEVEL as LEGACY
+from experiments.legacy_expert import make_level
 from experiments.reporting import command_line, machine
 
 #: the machine, read when the script starts (the load before any game is played)
@@ -71,7 +77,9 @@ def play_pair(env: str, lower: str, upper: str, players: int, games: int, seed: 
               workers: int) -> PairResult:
     """Play one adjacent pair and score the upper level."""
     start = time.time()
-    results = run_matches(matches(env, lower, upper, players, games, seed), workers=workers, progress=True)
+    make = make_level if LEGACY in (lower, upper) else None
+    results = run_matches(matches(env, lower, upper, players, games, seed), workers=workers, progress=True,
+                          make=make)
     total, shared = 0.0, 0
     for g, res in enumerate(results):
         pts = points(res.rewards)

@@ -1,0 +1,1 @@
+"""Per-game strategic knowledge (heuristics, reasons, evaluation) used by the ladder and coach."""

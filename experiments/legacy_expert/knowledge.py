@@ -1,0 +1,231 @@
+"""A game's knowledge face: what every agent level, the coach and training know of a game.
+
+A game plugs into the agents with a :class:`Knowledge` subclass, named with its cast and
+search budget in the :class:`GameAgents` ``SPEC`` of its agents module (the module its kit
+names in :mod:`cardenvs.registry`):
+
+* **scoring** (:meth:`Knowledge.scores`): a score per legal move at the greedy (1) or the
+  planning (2) depth, and the coach's reason in words (:meth:`Knowledge.reason`).  Both
+  are pure functions of the View: no call writes anything.
+* **memory** (:meth:`Knowledge.new_memory`): what a seat remembers of its own successive
+  Views is an explicit :class:`Memory` object held by the seat's owner (an agent, a
+  table's worker) and fed with :meth:`Memory.update` at each of the seat's decisions.
+  Scoring never writes it; search reads it to deal its worlds
+  (:meth:`Knowledge.sample_state`).  After a restart it is rebuilt the same way, from the
+  seat's own Views (:meth:`agents.base.Agent.observe`).
+* **search** (:meth:`Knowledge.rollouts`): how the expert's sampled worlds are played out
+  and valued, bound to the decision being searched.
+
+Games are found by name through their kit: :func:`spec`, :func:`knowledge`, :func:`cast`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+import cardenvs
+from cardenvs.core.game import Game
+
+#: the difficulty ladder every game has, weakest first (see :mod:`agents.ladder`)
+LEVELS: tuple[str, ...] = ("random", "greedy", "planner", "expert")
+
+
+class Memory:
+    """What one seat remembers of its own successive Views; this one remembers nothing.
+
+    A game whose agents remember subclasses it (see :meth:`Knowledge.new_memory`).  The
+    owner calls :meth:`update` with the seat's View at each of the seat's decisions, in
+    order; an update with the same View twice changes nothing.  The same Views in the same
+    order always give the same memory, so a memory lost (a restart, another level) is
+    rebuilt by feeding them again.
+    """
+
+    def update(self, view: Any) -> None:
+        """Take in the seat's View at one of its decisions."""
+
+
+class Rollouts:
+    """How one search plays its sampled worlds on and values them.
+
+    Made by :meth:`Knowledge.rollouts` for each searched decision (``root`` is the
+    searching seat's View there); by default it asks the knowledge's
+    :meth:`~Knowledge.rollout_action`, :meth:`~Knowledge.outcome` and
+    :meth:`~Knowledge.evaluate`.  A game may bind more of the root to its rollouts (Rummy
+    judges a rollout that gets past the searched round by that round alone).
+    """
+
+    def __init__(self, knowledge: Knowledge, game: Game[Any, Any], root: Any) -> None:
+        self.knowledge = knowledge
+        self.game = game
+        self.root = root
+
+    def action(self, state: Any, rng: np.random.Generator) -> int:
+        """The move of the player to move in a rollout."""
+        return self.knowledge.rollout_action(self.game, state, rng)
+
+    def outcome(self, state: Any, player: int) -> float:
+        """Value in [-1, 1] of a finished world for ``player``."""
+        return self.knowledge.outcome(self.game, state, player)
+
+    def evaluate(self, state: Any, player: int) -> float:
+        """Value in [-1, 1] of a world whose rollout was cut short, for ``player``."""
+        return self.knowledge.evaluate(self.game, state, player)
+
+
+class Knowledge(ABC):
+    """A game's strategic knowledge, shared by its heuristic levels, search and the coach.
+
+    Subclasses say how to score and explain moves and how to value a sampled state; the
+    rest has defaults.  An instance holds its settings (weights, an inference strategy)
+    and nothing that changes as games are played.
+    """
+
+    env_name: str
+    #: whether seats of this game keep a :class:`Memory` worth rebuilding (see :meth:`new_memory`)
+    remembers: bool = False
+
+    @abstractmethod
+    def scores(self, game: Game[Any, Any], view: Any, legal: list[int], level: int) -> np.ndarray:
+        """A score per legal action (higher is better) at heuristic depth ``level``.
+
+        ``level`` 1 is the greedy heuristic, 2 the planning one (card counting, dead
+        ranks, blocking...).  Only ``view`` may be used, never a full state; nothing is
+        written.
+        """
+
+    @abstractmethod
+    def reason(self, game: Game[Any, Any], view: Any, action: int) -> str:
+        """A short reason a player understands for playing ``action`` in ``view``."""
+
+    @abstractmethod
+    def evaluate(self, game: Game[Any, Any], state: Any, player: int) -> float:
+        """Value in [-1, 1] of a (sampled) full state for ``player``, to end rollouts early."""
+
+    def new_memory(self, game: Game[Any, Any], seat: int) -> Memory:
+        """A fresh memory for ``seat`` at the table ``game``; by default one that remembers nothing."""
+        return Memory()
+
+    def outcome(self, game: Game[Any, Any], state: Any, player: int) -> float:
+        """Value of a finished (sampled) game for ``player``; by default its reward.
+
+        A game may return a finer margin (still in [-1, 1]) so that search can tell
+        a narrow loss from a heavy one.
+        """
+        return float(game.returns(state)[player])
+
+    def action_facts(self, game: Game[Any, Any], view: Any, legal: list[int]) -> np.ndarray:
+        """``[len(legal), k]`` facts about each legal action for learned scorers (:mod:`agents.scorer`).
+
+        Computed from ``view`` alone; by default none (``k == 0``).  A game adds what its
+        flat observation hides (does the card fit my line, how much room it leaves...).
+        """
+        return np.zeros((len(legal), 0), np.float32)
+
+    def sample_state(self, game: Game[Any, Any], view: Any, rng: np.random.Generator,
+                     memory: Memory | None = None) -> Any:
+        """A full state consistent with ``view`` for search; by default ``game.sample_state``.
+
+        A game may re-weight the hidden cards towards what players really hold, reading
+        what the seat remembers (``memory``, never written here); the state stays
+        consistent with the view and is a function of ``view``, ``memory`` and ``rng`` only.
+        """
+        return game.sample_state(view, rng)
+
+    def search_here(self, game: Game[Any, Any], view: Any, legal: list[int], prior: np.ndarray) -> bool:
+        """Whether the search agent searches this decision; by default always.
+
+        A game may answer ``False`` for decisions the planning heuristic settles well
+        (the agent then plays by the heuristic scores there).
+        """
+        return True
+
+    def rollouts(self, game: Game[Any, Any], root: Any) -> Rollouts:
+        """How a search from the View ``root`` plays out and values its worlds."""
+        return Rollouts(self, game, root)
+
+    def rollout_action(self, game: Game[Any, Any], state: Any, rng: np.random.Generator) -> int:
+        """The move of the player to move inside a search rollout (greedy on their view)."""
+        p = game.current_player(state)
+        legal = game.legal_actions(state)
+        if len(legal) == 1:
+            return legal[0]
+        sc = self.scores(game, game.view(state, p), legal, 1)
+        return legal[argmax_random(sc, rng)]
+
+
+class SeatMemories:
+    """The memories an agent keeps: one per seat and table it has played.
+
+    :meth:`update` gives the memory of the View's seat (a fresh one for a new seat or a
+    new table), updated with that View.
+    """
+
+    def __init__(self, knowledge: Knowledge) -> None:
+        self.knowledge = knowledge
+        self._by_seat: dict[int, tuple[Game[Any, Any], Memory]] = {}
+
+    def update(self, game: Game[Any, Any], view: Any) -> Memory:
+        """The memory of ``view``'s seat at ``game``, after taking in ``view``."""
+        seat = int(view.seat)
+        held = self._by_seat.get(seat)
+        if held is None or held[0] is not game:
+            held = self._by_seat[seat] = (game, self.knowledge.new_memory(game, seat))
+        memory = held[1]
+        memory.update(view)
+        return memory
+
+    def of(self, seat: int) -> Memory | None:
+        """The memory of ``seat`` (``None`` before its first View)."""
+        held = self._by_seat.get(seat)
+        return None if held is None else held[1]
+
+
+def argmax_random(scores: np.ndarray, rng: np.random.Generator) -> int:
+    """Index of the best score, ties broken by ``rng``."""
+    best = np.flatnonzero(scores >= scores.max() - 1e-9)
+    return int(best[0] if best.size == 1 else best[rng.integers(best.size)])
+
+
+@dataclass(frozen=True)
+class GameAgents:
+    """What the agents package holds for one game: the ``SPEC`` of its agents module.
+
+    The game's kit (:mod:`cardenvs.registry`) names the module; the ladder, the coach, the
+    named opponents and training read everything per game from here.
+    """
+
+    #: the game's strategic knowledge (heuristic scores, reasons, evaluation)
+    knowledge: type[Knowledge]
+    #: the game's cast of named computer players
+    cast: tuple[str, ...]
+    #: keyword arguments of the expert's :class:`~agents.search.SearchAgent` (its search budget)
+    expert_budget: dict[str, Any]
+    #: starting hyperparameters of ``experiments/train.py`` for the game
+    train_defaults: dict[str, Any] = field(default_factory=lambda: {
+        "net_arch": [256, 256], "lr": 3e-4, "n_steps": 1024, "ent_coef": 0.01})
+
+
+def spec(env_name: str) -> GameAgents:
+    """The agents' side of a game (knowledge, cast, expert budget, training defaults).
+
+    Found through the game's kit (``ValueError`` naming the environments if the name is
+    unknown).
+    """
+    module = importlib.import_module(cardenvs.entry(env_name).agents)
+    found: GameAgents = module.SPEC
+    return found
+
+
+def knowledge(env_name: str) -> Knowledge:
+    """The game's strategic knowledge (heuristic scores, reasons, evaluation)."""
+    return spec(env_name).knowledge()
+
+
+def cast(env_name: str) -> tuple[str, ...]:
+    """The game's named computer players."""
+    return spec(env_name).cast
