@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,6 +76,22 @@ class Rollouts:
     def evaluate(self, state: Any, player: int) -> float:
         """Value in [-1, 1] of a world whose rollout was cut short, for ``player``."""
         return self.knowledge.evaluate(self.game, state, player)
+
+    def play_out(self, state: Any, rng: np.random.Generator, depth: int, player: int) -> float:
+        """Play ``state`` on for up to ``depth`` moves of :meth:`action` and value the end
+        for ``player`` (:meth:`outcome` if the game ended, else :meth:`evaluate`).
+
+        The search's inner loop: a game may override it with a tighter loop that plays
+        the same moves.
+        """
+        game = self.game
+        for _ in range(depth):
+            if game.is_terminal(state) or game.is_truncated(state):
+                break
+            game.apply(state, self.action(state, rng), rng)
+        if game.is_terminal(state):
+            return self.outcome(state, player)
+        return self.evaluate(state, player)
 
 
 class Knowledge(ABC):
@@ -185,10 +202,42 @@ class SeatMemories:
         return None if held is None else held[1]
 
 
-def argmax_random(scores: np.ndarray, rng: np.random.Generator) -> int:
-    """Index of the best score, ties broken by ``rng``."""
-    best = np.flatnonzero(scores >= scores.max() - 1e-9)
-    return int(best[0] if best.size == 1 else best[rng.integers(best.size)])
+def argmax_random(scores: np.ndarray | Sequence[float], rng: np.random.Generator) -> int:
+    """Index of the best score (within 1e-9), ties broken by ``rng``.
+
+    Plain Python over a short list: search rollouts call this at every move, where
+    numpy's per-call overhead was most of the cost.  ``rng`` is drawn from only on a tie.
+    """
+    vals = scores.tolist() if isinstance(scores, np.ndarray) else scores
+    top = max(vals) - 1e-9
+    best = [i for i, v in enumerate(vals) if v >= top]
+    return best[0] if len(best) == 1 else best[int(rng.integers(len(best)))]
+
+
+class Ties:
+    """Uniform choices among tied moves inside search rollouts, cheaply.
+
+    A 64-bit linear congruential generator seeded once from ``rng``: a draw costs a few
+    integer operations where a numpy generator call costs microseconds, which a rollout
+    breaking a tie at most of its moves felt.  Seeded from the same ``rng`` state, two
+    rollouts break their ties alike (the search's common random numbers).
+    """
+
+    __slots__ = ("x",)
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.x = int(rng.integers(2**63))
+
+    def index(self, k: int) -> int:
+        """A uniform index in ``0 .. k-1``."""
+        self.x = x = (self.x * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
+        return ((x >> 32) * k) >> 32
+
+    def argmax(self, scores: Sequence[float]) -> int:
+        """Index of the best score (within 1e-9), ties broken uniformly."""
+        top = max(scores) - 1e-9
+        best = [i for i, v in enumerate(scores) if v >= top]
+        return best[0] if len(best) == 1 else best[self.index(len(best))]
 
 
 @dataclass(frozen=True)

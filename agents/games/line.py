@@ -48,6 +48,7 @@ to the expert's choices) moved its score against greedy by no more than +-2 poin
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any, cast
 
 import numpy as np
@@ -75,10 +76,11 @@ from cardenvs.line.rules import (
     ROW_PLAY,
     TURN,
     LineGame,
+    LineState,
     card_values,
 )
 
-from ..knowledge import GameAgents, Knowledge, Memory, Reference
+from ..knowledge import GameAgents, Knowledge, Memory, Reference, Rollouts, Ties
 
 RANK_NAMES = ("aces", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines",
               "tens", "jacks", "queens", "kings")
@@ -566,37 +568,75 @@ class LineKnowledge(Knowledge):
         return s
 
     def rollout_action(self, game: Game[Any, Any], state: Any, rng: np.random.Generator) -> int:
-        legal = game.legal_actions(state)
-        if len(legal) == 1:
-            return legal[0]
-        vals = _line(game).card_values
-        rows = state.rows
-        placing = state.phase == PLACE_DRAWN
-        # by the cards a row holds before a card goes in: filling it earns a bonus turn,
-        # leaving it one card short hands the next player one
-        fill = [0.0] * ROW_LEN
-        fill[SHORT] = 0.0 if state.bonus else 8.0
-        fill[SHORT - 1] = -self.ROLLOUT_THREAT
-        best = -1e9
-        pick = legal[0]
-        for a in legal:
-            kind, c, r, x = ACTION_INFO[a]
-            if kind == K_PLAY:
-                s = (0 if placing else vals[c]) + fill[len(rows[r])]
-            elif kind == K_UPGRADE:
-                s = vals[c] - vals[JOKER] if x < 0 else vals[c] + fill[len(rows[x])]
-            elif kind == K_SHIFT:
-                s = vals[c]
-            elif kind == K_TAKE:
-                s = 0.5 + fill[len(rows[r])]
-            elif kind == K_DRAW:
-                s = -3.0
-            else:
-                s = vals[c]
-            s += rng.random() * 0.01
-            if s > best:
-                best, pick = s, a
-        return pick
+        """The rollout policy's move (:func:`rollout_move`: greedy, avoiding rows left one short)."""
+        return rollout_move(state, game.legal_actions(state), _line(game).card_values, Ties(rng),
+                            self.ROLLOUT_THREAT)
+
+    def rollouts(self, game: Game[Any, Any], root: Any) -> Rollouts:
+        """The expert's rollouts: :func:`rollout_move` in one loop (:class:`LineRollouts`)."""
+        if type(self).rollout_action is not LineKnowledge.rollout_action:
+            return Rollouts(self, game, root)  # a subclass's own rollout policy: the generic loop
+        return LineRollouts(self, game, root)
+
+
+def rollout_move(state: LineState, legal: list[int], vals: Sequence[int], ties: Ties, threat: float) -> int:
+    """The search's rollout policy: the greedy move of ``legal`` for the player to move in ``state``.
+
+    By the cards a row holds before a card goes in: filling it earns a bonus turn (8
+    points when not already on one), leaving it one card short hands the next player
+    one (``-threat``); otherwise the points shed, a take at 0.5, a draw at -3, a discard
+    by the card's value.  Ties (scores are whole or half points) are broken uniformly
+    by ``ties``.
+    """
+    if len(legal) == 1:
+        return legal[0]
+    rows = state.rows
+    placing = state.phase == PLACE_DRAWN
+    fill = [0.0] * ROW_LEN
+    fill[SHORT] = 0.0 if state.bonus else 8.0
+    fill[SHORT - 1] = -threat
+    info = ACTION_INFO
+    best = -1e9
+    picks: list[int] = []
+    for a in legal:
+        kind, c, r, x = info[a]
+        if kind == K_PLAY:
+            s = (0 if placing else vals[c]) + fill[len(rows[r])]
+        elif kind == K_UPGRADE:
+            s = vals[c] - vals[JOKER] if x < 0 else vals[c] + fill[len(rows[x])]
+        elif kind == K_SHIFT:
+            s = vals[c]
+        elif kind == K_TAKE:
+            s = 0.5 + fill[len(rows[r])]
+        elif kind == K_DRAW:
+            s = -3.0
+        else:
+            s = vals[c]
+        if s > best:
+            best, picks = s, [a]
+        elif s == best:
+            picks.append(a)
+    return picks[0] if len(picks) == 1 else picks[ties.index(len(picks))]
+
+
+class LineRollouts(Rollouts):
+    """The expert's rollouts in Line: :func:`rollout_move` to the end (or ``depth``), in
+    one loop on the rules' state, then :meth:`LineKnowledge.outcome` or ``evaluate``."""
+
+    def play_out(self, state: LineState, rng: np.random.Generator, depth: int, player: int) -> float:
+        """Play ``state`` on for up to ``depth`` moves and value the end for ``player``."""
+        game = _line(self.game)
+        vals = game.card_values
+        threat = cast(LineKnowledge, self.knowledge).ROLLOUT_THREAT
+        apply, legal_actions = game.apply, game.legal_actions
+        ties = Ties(rng)
+        for _ in range(depth):
+            if state.phase == OVER:
+                break
+            apply(state, rollout_move(state, legal_actions(state), vals, ties, threat), rng)
+        if state.phase == OVER:
+            return self.outcome(state, player)
+        return self.evaluate(state, player)
 
 
 def _can_take(ctx: _Ctx) -> bool:
@@ -642,8 +682,8 @@ def _row_desc(row: tuple[int, bool, int]) -> str:
 SPEC = GameAgents(
     knowledge=LineKnowledge,
     cast=("Ada", "Bo", "Cyd"),
-    expert_budget={"simulations": 64, "depth": 100, "max_candidates": 5, "paired": True,
-                   "prior_weight": 0.02},
+    expert_budget={"simulations": 32, "depth": 100, "max_candidates": 2, "paired": True,
+                   "prior_weight": 0.02, "min_worlds": 4, "confidence": 2.5, "tolerance": 0.05},
     ladder_scale={
         2: Reference("docs/results/line_v0_2p.md", 600, {
             "random": (16.7, 2.1), "greedy": (28.5, 1.65), "planner": (31.9, 1.65), "expert": (32.0, 1.65)}),

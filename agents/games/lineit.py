@@ -25,12 +25,14 @@ deck is known (:meth:`LineItView.deck_cards`); the heuristics count it.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from itertools import accumulate
 from typing import Any
 
 import numpy as np
 
 from cardenvs.core.game import Game
+from cardenvs.lineit.rules import apply_action, legal_actions
 from cardenvs.lineit.state import (
     ACTIONS,
     COLOUR_KEYS,
@@ -46,6 +48,7 @@ from cardenvs.lineit.state import (
     K_SCORE,
     MAX_PLAYERS,
     NUM_NUMBERS,
+    OVER,
     PHASES,
     PICK,
     PLAY,
@@ -61,7 +64,7 @@ from cardenvs.lineit.state import (
     score,
 )
 
-from ..knowledge import GameAgents, Knowledge, Reference, argmax_random
+from ..knowledge import GameAgents, Knowledge, Reference, Rollouts, Ties, argmax_random
 
 _FI = 100  # grid steps of the room fraction f
 _KMAX = 3  # line length classes 0, 1, 2, >=3 number cards
@@ -201,12 +204,16 @@ class _Table:
 
     @classmethod
     def of_state(cls, state: State, player: int) -> _Table:
-        """The table of a (sampled) state, as ``player`` sees it (only the deck order is hidden)."""
+        """The table of a (sampled) state, as ``player`` sees it (only the deck order is hidden).
+
+        It shares the state's lists and line statistics (the rules keep those in step with
+        the lines): the heuristics copy what they try moves on and never write the table.
+        """
         t = cls()
         t.n, t.me = state.n, player
-        t.market = list(state.market)
-        t.lines = [LineStats.of(x) for x in state.lines]
-        t.hands = [list(x) for x in state.hands]
+        t.market = state.market
+        t.lines = state.stats
+        t.hands = state.hands
         t.jack = [len(x) for x in state.jackpots]
         t.deck = state.deck
         t.phase, t.picks_left, t.current = state.phase, state.picks_left, state.current
@@ -222,7 +229,7 @@ class _Table:
         for c in self.deck:
             if c <= NUM_NUMBERS:
                 ind[c] = 1
-                colind[colour_of(c)][c] = 1
+                colind[(c - 1) & 3][c] = 1  # colour_of(c), inlined: this runs per deck card
         self.cum = list(accumulate(ind))
         self.cumc = [list(accumulate(x)) for x in colind]
         # the player's turns after this round (a round starts while the deck fills a market)
@@ -445,22 +452,20 @@ def _step_cost(ln: LineStats, c: int) -> float:
     return 1.2 * gap / max(room, 1)
 
 
-def _greedy_number(tab: _Table, kind: int, c: int) -> float:
-    """Level 1 value of putting number card ``c`` on the line, in hand, or on a new line."""
-    ln0 = tab.lines[tab.me]
+def _greedy_number(ln0: LineStats, jack: Sequence[int], hand_size: int, kind: int, c: int) -> float:
+    """Level 1 value of putting number card ``c`` on the line ``ln0``, in hand, or on a new line."""
     if kind in (K_LINE, K_PLAY):
-        ln = ln0.copy()
-        k = ln.add(c)
-        return 1.0 + (tab.jack[k] if k >= 0 else 0) - _step_cost(ln0, c)
+        k = (c - 1) & 3  # colour_of(c): the third card of a colour claims its jackpot
+        gain = jack[k] if ln0.col[k] == _ONE_SHORT else 0
+        return 1.0 + gain - _step_cost(ln0, c)
     if kind == K_HAND:
         fit = ln0.fits(c) and ln0.num >= 2
-        return (0.4 - 0.3 * _step_cost(ln0, c) if fit else 0.05) - 0.1 * len(tab.hands[tab.me])
-    return -1.0 - _step_cost(LineStats(), c)
+        return (0.4 - 0.3 * _step_cost(ln0, c) if fit else 0.05) - 0.1 * hand_size
+    return -1.0 - _step_cost(_EMPTY_LINE, c)
 
 
-def _greedy_bet(tab: _Table, kind: int, c: int) -> float:
-    """Level 1 value of putting Bet ``c`` on the line, in hand, or on a new line."""
-    ln0 = tab.lines[tab.me]
+def _greedy_bet(ln0: LineStats, kind: int, c: int) -> float:
+    """Level 1 value of putting Bet ``c`` on the line ``ln0``, in hand, or on a new line."""
     if kind == K_PLAY:
         return 1.0 + bet_value(c) * 0.3 if ln0.num <= 2 else 0.2
     if kind == K_LINE:
@@ -468,9 +473,12 @@ def _greedy_bet(tab: _Table, kind: int, c: int) -> float:
     return 0.1 if kind == K_HAND else -1.0
 
 
-def _greedy_values(tab: _Table, legal: list[int]) -> list[float]:
-    """Level 1: this turn alone, distances in card values (no counting)."""
-    ln0 = tab.lines[tab.me]
+def _greedy_values(ln0: LineStats, jack: Sequence[int], hand_size: int, legal: list[int]) -> list[float]:
+    """Level 1: this turn alone, distances in card values (no counting).
+
+    It reads only the mover's line ``ln0``, the jackpot sizes ``jack`` and the mover's hand
+    size, so the rollouts pass them straight from a state (no table is built).
+    """
     out = []
     for a in legal:
         kind, c = ACTIONS[a]
@@ -479,11 +487,15 @@ def _greedy_values(tab: _Table, legal: list[int]) -> list[float]:
             out.append(1.0 if ln0.num >= 6 and room < 12 or (ln0.bet_token() > 0 and room < 8) else 0.0)
         elif kind == K_PASS:
             out.append(0.5)
-        elif is_bet(c):
-            out.append(_greedy_bet(tab, kind, c))
+        elif c > NUM_NUMBERS:
+            out.append(_greedy_bet(ln0, kind, c))
         else:
-            out.append(_greedy_number(tab, kind, c))
+            out.append(_greedy_number(ln0, jack, hand_size, kind, c))
     return out
+
+
+#: a line with no card (what ``pick c new`` starts from)
+_EMPTY_LINE = LineStats()
 
 
 # ----------------------------------------------------------------------------- reasons
@@ -507,9 +519,12 @@ class LineItKnowledge(Knowledge):
     # ------------------------------------------------------------------ scores
     def scores(self, game: Game[Any, Any], view: LineItView, legal: list[int], level: int) -> np.ndarray:
         """Level 1: greedy values of this turn; level 2: the planner's position values."""
-        tab = _Table.of_view(view)
         if level <= 1:
-            return np.asarray(_greedy_values(tab, legal), float)
+            me = view.seat
+            ln0 = LineStats.of(view.lines[me])
+            jack = [len(x) for x in view.jackpots]
+            return np.asarray(_greedy_values(ln0, jack, len(view.hands[me]), legal), float)
+        tab = _Table.of_view(view)
         return np.asarray(_Planner(tab, tab.me).values(legal), float)
 
     def action_facts(self, game: Game[Any, Any], view: LineItView, legal: list[int]) -> np.ndarray:
@@ -561,12 +576,18 @@ class LineItKnowledge(Knowledge):
         Line-it hides only the deck order, which the heuristics never use, so the state
         gives the same scores as that player's view, without building the view.
         """
-        p = game.current_player(state)
         legal = game.legal_actions(state)
         if len(legal) == 1:
             return legal[0]
-        sc = np.asarray(_greedy_values(_Table.of_state(state, p), legal), float)
+        p = state.current
+        sc = _greedy_values(state.stats[p], [len(x) for x in state.jackpots], len(state.hands[p]), legal)
         return legal[argmax_random(sc, rng)]
+
+    def rollouts(self, game: Game[Any, Any], root: Any) -> Rollouts:
+        """The greedy rollouts of :meth:`rollout_action`, in one tight loop (:class:`LineItRollouts`)."""
+        if type(self).rollout_action is not LineItKnowledge.rollout_action:
+            return Rollouts(self, game, root)  # a subclass's own rollout policy: the generic loop
+        return LineItRollouts(self, game, root)
 
     # ------------------------------------------------------------------ evaluate
     def evaluate(self, game: Game[Any, Any], state: State, player: int) -> float:
@@ -711,11 +732,37 @@ class LineItKnowledge(Knowledge):
         return text
 
 
+class LineItRollouts(Rollouts):
+    """The expert's rollouts in Line-it: :meth:`LineItKnowledge.rollout_action`'s greedy
+    moves, played by one loop straight on the rules' state (no call per move through the
+    game's checked ``apply``: the moves are legal by construction), ties broken by a
+    :class:`~agents.knowledge.Ties` stream."""
+
+    def play_out(self, state: State, rng: np.random.Generator, depth: int, player: int) -> float:
+        """Play ``state`` on greedily for up to ``depth`` moves and value the end for ``player``."""
+        ties = Ties(rng)
+        for _ in range(depth):
+            if state.phase == OVER:
+                break
+            legal = state.legal if state.legal is not None else legal_actions(state)
+            if len(legal) == 1:
+                action = legal[0]
+            else:
+                p = state.current
+                jack = [len(x) for x in state.jackpots]
+                action = legal[ties.argmax(_greedy_values(state.stats[p], jack, len(state.hands[p]), legal))]
+            apply_action(state, action)
+        if state.phase == OVER:
+            return self.outcome(state, player)
+        return self.evaluate(state, player)
+
+
 #: the game's entry in the agents package (named by its registry entry in cardenvs.registry)
 SPEC = GameAgents(
     knowledge=LineItKnowledge,
     cast=("Juno", "Kit", "Lou", "Max"),
-    expert_budget={"simulations": 48, "depth": 16, "max_candidates": 6},
+    expert_budget={"simulations": 32, "depth": 16, "max_candidates": 6, "paired": True, "min_worlds": 4,
+                   "confidence": 2.0, "tolerance": 0.05},
     ladder_scale={
         2: Reference("docs/results/lineit_v0_2p.md", 600, {
             "random": (-2.5, 3.75), "greedy": (34.4, 2.1), "planner": (40.4, 1.9), "expert": (51.0, 2.1)}),

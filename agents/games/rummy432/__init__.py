@@ -125,7 +125,8 @@ __all__ = ["HandSetInference", "Inference", "OpponentMemory", "Rummy432Knowledge
 SPEC = GameAgents(
     knowledge=Rummy432Knowledge,
     cast=("Rosie", "Dev", "Mags", "Theo"),
-    expert_budget={"simulations": 40, "depth": 30, "max_candidates": 2, "paired": True},
+    expert_budget={"simulations": 40, "depth": 30, "max_candidates": 2, "paired": True, "min_worlds": 6,
+                   "confidence": 1.5, "tolerance": 0.05},
     ladder_scale={
         2: Reference("docs/results/rummy432_v0_2p.md", 600, {
             "random": (-7.7, 4.25), "greedy": (38.5, 1.85), "planner": (42.2, 1.75), "expert": (44.7, 1.75)}),

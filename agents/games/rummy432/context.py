@@ -10,6 +10,8 @@ none), ``GROUPED[pack][count]`` whether that count is fully grouped (0 included)
 
 from __future__ import annotations
 
+from typing import Any
+
 from cardenvs.rummy432.state import (
     GROUP,
     GROUPED,
@@ -46,11 +48,28 @@ def shape_key(shape: tuple[int, ...]) -> float:
 
 
 def final_score(cnt: list[int], pack: str) -> float:
-    """The final judgement of a hand as one number (complete > shape > value)."""
+    """The final judgement of a hand as one number (complete > shape > value).
+
+    Remembered by rank counts (the last turns of the search's rollouts judge the same
+    hands over and over).
+    """
+    key = (pack, *cnt)
+    found = _FINAL.get(key)
+    if found is not None:
+        return found
     gv, lv = hand_values(cnt, pack)
     if is_complete(cnt, pack):
-        return 100.0 + 10.0 * shape_key(shape_of(cnt, pack)) + gv / 200.0
-    return (gv - lv) / 200.0
+        value = 100.0 + 10.0 * shape_key(shape_of(cnt, pack)) + gv / 200.0
+    else:
+        value = (gv - lv) / 200.0
+    if len(_FINAL) >= _TERMS_MAX:
+        _FINAL.clear()
+    _FINAL[key] = value
+    return value
+
+
+#: :func:`final_score` by (pack, rank counts)
+_FINAL: dict[tuple[Any, ...], float] = {}
 
 
 def at_least(k: int, p: float, t: float) -> float:
@@ -150,40 +169,24 @@ class Context:
         ):
             self.final = True
             self.next_seat = -1
-        self.terms = [self._rank_terms(r) for r in range(13)]
-
-    def _rank_terms(self, r: int) -> tuple[float, ...]:
-        """Planner potential of holding 0..5 cards of rank ``r``."""
-        pack = self.pack
-        g_of, nxt_of, shape = GROUP[pack], NEXT_GROUP[pack], SHAPE[pack]
-        v = RANK_VALUES[r]
-        live = self.live[r]
-        p = live / self.unseen
-        t = self.horizon * 1.6  # the discard pile offers more looks than the draws alone
-        out = [0.0] * 6
-        lv = W_LOOSE_VALUE * self.end_weight
-        for c in range(1, 6):
-            g = g_of[c]
-            loose = c - g
-            val = g * (1.0 + W_VALUE * v) + shape[g]
-            nxt = nxt_of[c]
-            q = at_least(nxt - c, p, t) if nxt and nxt - c <= live + 1e-9 else 0.0
-            if loose:
-                val += q * (nxt - g) * W_PARTIAL * (1.0 + W_VALUE * v) - (1.0 - q) * loose * W_LOOSE
-                val -= loose * v * lv
-                val += loose * v * W_KEEP_HIGH
-            elif nxt and q > 0:  # a group that may still grow (mixed: 2 -> 3 -> 4)
-                val += q * (shape[nxt] - shape[g]) * 0.6
-            out[c] = val
-        return tuple(out)
+        # a rank's terms depend on a handful of numbers that repeat from view to view (the
+        # search's rollouts build thousands of contexts): they are computed once each
+        key = (pack, self.unseen, self.horizon, self.end_weight)
+        live = self.live
+        self.terms = [
+            _TERMS.get(key + (RANK_VALUES[r], live[r])) or _rank_terms(*key, RANK_VALUES[r], live[r])
+            for r in range(13)
+        ]
 
     def outs(self, cnt: list[int]) -> float:
         """Share of the unseen cards that would let a hand of ``hand_size`` cards finish next turn."""
         ok = GROUPED[self.pack]
-        live = self.live
         bads = [r for r in range(13) if not ok[cnt[r]]]
-        if len(bads) > 2:
+        nbad = len(bads)
+        if nbad > 2:
             return 0.0
+        live = self.live
+        # ranks with a spare card: grouped now and still grouped without one of them
         spare = [r for r in range(13) if cnt[r] and ok[cnt[r]] and ok[cnt[r] - 1]]
         acc = 0.0
         for r in range(13):
@@ -191,14 +194,18 @@ class Context:
             if lr <= 0:
                 continue
             c1 = cnt[r] + 1
-            nb = [s for s in bads if s != r]
-            if not ok[c1]:
-                nb.append(r)
-            if not nb:
+            # the ranks left ungrouped once a card of rank r is drawn: the others, and r itself
+            bad_r = not ok[c1]
+            others = nbad - 1 if r in bads else nbad
+            left = others + bad_r
+            if left == 0:
                 good = ok[c1 - 1] or any(s != r for s in spare)
-            elif len(nb) == 1:
-                b = nb[0]
-                good = ok[(c1 if b == r else cnt[b]) - 1]
+            elif left == 1:
+                if bad_r:
+                    good = ok[c1 - 1]
+                else:
+                    b = bads[0] if bads[0] != r else bads[1]
+                    good = ok[cnt[b] - 1]
             else:
                 good = False
             if good:
@@ -209,5 +216,40 @@ class Context:
         v = self.view
         top = 1 if v.phase == "pick" and v.discard_top >= 0 and v.discard_top >> 2 == r else 0
         return 4 - self.cnt[r] - self.buried[r] - self.held[r] - top
+
+
+#: the planner's terms of a rank, by (pack, unseen, horizon, end_weight, value, live)
+_TERMS: dict[tuple[str, float, float, float, int, float], tuple[float, ...]] = {}
+#: the most entries :data:`_TERMS` keeps before it starts afresh (a bound on its memory)
+_TERMS_MAX = 200_000
+
+
+def _rank_terms(pack: str, unseen: float, horizon: float, end_weight: float, v: int,
+                live: float) -> tuple[float, ...]:
+    """Planner potential of holding 0..5 cards of a rank of value ``v`` with ``live`` cards
+    still to come among ``unseen``, over ``horizon`` turns (remembered in :data:`_TERMS`)."""
+    g_of, nxt_of, shape = GROUP[pack], NEXT_GROUP[pack], SHAPE[pack]
+    p = live / unseen
+    t = horizon * 1.6  # the discard pile offers more looks than the draws alone
+    out = [0.0] * 6
+    lv = W_LOOSE_VALUE * end_weight
+    for c in range(1, 6):
+        g = g_of[c]
+        loose = c - g
+        val = g * (1.0 + W_VALUE * v) + shape[g]
+        nxt = nxt_of[c]
+        q = at_least(nxt - c, p, t) if nxt and nxt - c <= live + 1e-9 else 0.0
+        if loose:
+            val += q * (nxt - g) * W_PARTIAL * (1.0 + W_VALUE * v) - (1.0 - q) * loose * W_LOOSE
+            val -= loose * v * lv
+            val += loose * v * W_KEEP_HIGH
+        elif nxt and q > 0:  # a group that may still grow (mixed: 2 -> 3 -> 4)
+            val += q * (shape[nxt] - shape[g]) * 0.6
+        out[c] = val
+    if len(_TERMS) >= _TERMS_MAX:
+        _TERMS.clear()
+    terms = _TERMS[(pack, unseen, horizon, end_weight, v, live)] = tuple(out)
+    return terms
+
 
 __all__ = ["HORIZON", "SHAPE", "Context", "at_least", "final_score", "shape_key"]

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from cardenvs.rummy432.rules import Rummy432Game
-from cardenvs.rummy432.state import GROUP, GROUPED, OVER, Rummy432View, State
+from cardenvs.rummy432.state import GROUP, GROUPED, OVER, PICK, Rummy432View, State
 
 from ...knowledge import Knowledge, Rollouts
 from .context import Context
@@ -48,7 +48,16 @@ class RummyRollouts(Rollouts):
                 condition_opponents(game, state, self.root_seat)
             if state.finished_by >= 0:
                 _repair_finisher(game, state)
-        sc = planner_scores(Context(game.view(state, state.current)), legal)
+        p = state.current
+        if state.phase == PICK and not 0 <= state.finished_by != p:
+            # the planner takes the face-up card only when it makes or grows a group, and
+            # draws otherwise: that much is read off the state without building a view
+            top = state.discard[-1] if state.discard else -1
+            c = state.counts[p][top >> 2] if top >= 0 else 0
+            g = GROUP[game.pack]
+            if not (c > 0 and g[c + 1] > g[c]):
+                return legal[0]  # draw (take alone when the pile is empty)
+        sc = planner_scores(Context(game.view(state, p)), legal)
         return legal[int(np.argmax(sc))]
 
     def evaluate(self, state: State, player: int) -> float:
