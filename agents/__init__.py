@@ -9,7 +9,7 @@ from .arena import GameResult, play_game
 from .base import Agent, RandomAgent
 from .coach import Advice, Coach
 from .evaluation import Evaluation, evaluate
-from .ladder import LEVELS, knowledge, levels, make_agent, opponents, playable_levels
+from .ladder import LEVELS, knowledge, levels, make_agent, opponents, playable_levels, unranked_levels
 
 __all__ = [
     "LEVELS",
@@ -26,4 +26,5 @@ __all__ = [
     "opponents",
     "playable_levels",
     "play_game",
+    "unranked_levels",
 ]

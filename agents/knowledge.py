@@ -267,6 +267,12 @@ class GameAgents:
     cast: tuple[str, ...]
     #: keyword arguments of the expert's :class:`~agents.search.SearchAgent` (its search budget)
     expert_budget: dict[str, Any]
+    #: the level the expert plays like where its search is not measured stronger than that
+    #: level (the 95% interval of its share against it includes 50%): the ordered ladder
+    #: (:func:`agents.levels`) then leaves ``expert`` out, as it does an unranked trained
+    #: policy, and :func:`agents.playable_levels` lists it beside that level; ``None``: the
+    #: expert is measured above the planner
+    expert_peer: str | None = None
     #: starting hyperparameters of ``experiments/train.py`` for the game
     train_defaults: dict[str, Any] = field(default_factory=lambda: {
         "net_arch": [256, 256], "lr": 3e-4, "n_steps": 1024, "ent_coef": 0.01})

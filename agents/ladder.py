@@ -6,6 +6,12 @@ Levels, weakest first (the same names for every game):
 * ``greedy``: the best move for this turn alone (the game's greedy heuristic);
 * ``planner``: a heuristic that plans: card counting, dead ranks, keeping options open, blocking;
 * ``expert``: determinised Monte-Carlo search over states sampled from its own view.
+
+:func:`levels` lists only what was measured: a level not separated from the one below it
+(its share's 95% interval includes 50%) is *unranked*.  The shipped trained policy and, in
+a game where the search does not beat the planner, the expert are left off the ordered
+ladder and played beside the level they play like (:func:`unranked_levels`,
+:func:`playable_levels`).
 """
 
 from __future__ import annotations
@@ -19,32 +25,50 @@ from .knowledge import LEVELS, cast, knowledge, spec
 from .search import SearchAgent
 from .trained import TrainedAgent, trained_peer, trained_rank
 
-__all__ = ["LEVELS", "cast", "knowledge", "levels", "make_agent", "opponents", "playable_levels", "spec"]
+__all__ = ["LEVELS", "cast", "knowledge", "levels", "make_agent", "opponents", "playable_levels", "spec",
+           "unranked_levels"]
 
 
 def levels(env_name: str) -> list[str]:
     """The difficulty ladder of a game, weakest first: each level measured stronger than
     the one below it.
 
-    ``"trained"`` is on it where the shipped policy's measured rank puts it (stored in
-    its file); an unranked policy (not separated from a neighbour) is left out here and
-    listed by :func:`playable_levels`.
+    A level not measured stronger than its neighbour is *unranked* and left out here:
+    ``"trained"`` is on the ladder where the shipped policy's measured rank puts it
+    (stored in its file), and ``"expert"`` unless the game's agents say it plays like a
+    lower level (:attr:`~agents.knowledge.GameAgents.expert_peer`).  Unranked levels are
+    listed by :func:`playable_levels`, and :func:`unranked_levels` says whom they play like.
     """
     cardenvs.entry(env_name)
     out = list(LEVELS)
+    if spec(env_name).expert_peer is not None:
+        out.remove("expert")
     after = trained_rank(env_name)
     if after is not None:
         out.insert(out.index(after) + 1, "trained")
     return out
 
 
-def playable_levels(env_name: str) -> list[str]:
-    """Every level :func:`make_agent` plays by name, weakest first: the ladder, plus an
-    unranked shipped policy (``"trained"``) just after the level it plays like."""
-    out = levels(env_name)
+def unranked_levels(env_name: str) -> dict[str, str]:
+    """The playable levels that are not on the ordered ladder, each with the level it
+    was measured to play like (its share against it is not separated from 50%)."""
+    cardenvs.entry(env_name)
+    out: dict[str, str] = {}
+    peer = spec(env_name).expert_peer
+    if peer is not None:
+        out["expert"] = peer
     peer = trained_peer(env_name)
     if peer is not None:
-        out.insert(out.index(peer) + 1, "trained")
+        out["trained"] = peer
+    return out
+
+
+def playable_levels(env_name: str) -> list[str]:
+    """Every level :func:`make_agent` plays by name, weakest first: the ladder, plus each
+    unranked level (:func:`unranked_levels`) just after the level it plays like."""
+    out = levels(env_name)
+    for level, peer in unranked_levels(env_name).items():
+        out.insert(out.index(peer) + 1, level)
     return out
 
 

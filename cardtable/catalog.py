@@ -17,7 +17,7 @@ from typing import Any
 
 import cardenvs
 from agents.knowledge import cast
-from agents.ladder import playable_levels
+from agents.ladder import playable_levels, unranked_levels
 from cardenvs.core.game import Game, Option, OptionError
 from cardenvs.core.table import TableFace, value_words
 from cardenvs.registry import GAMES
@@ -151,6 +151,7 @@ def game_info(env: str) -> dict[str, Any]:
         "options": [_option_info(env, n, o) for n, o in cls.OPTIONS.items() if n not in HIDDEN_OPTIONS],
         "combos": _combos(env),
         "levels": table_levels(env),
+        "level_peers": unranked_levels(env),
         "default_level": DEFAULT_LEVEL,
         "cast": list(cast(env)),
         "cards": words.card_texts(make_game(env, cls.default_players, ())),

@@ -4,7 +4,7 @@
 // each game's board is a module the server names (`board` in /api/games), and every word,
 // score and judgement comes from the server.
 import { el, stdText, liText } from "./cards.js";
-import { LEVEL_WORDS, botIcon, levelWord, deadlineNode, countdownText, seatLabel } from "./ui.js";
+import { LEVEL_WORDS, botIcon, levelWord, deadlineNode, countdownText, seatLabel, setLevelPeers } from "./ui.js";
 
 /** Each game's board module, loaded from the URL the server gives (null: none, or it failed). */
 const BOARDS = {};
@@ -273,7 +273,10 @@ function buildForm(form, g) {
   }
 
   const levelSel = el("select", { id: "opt-level", name: "level" });
-  for (const lv of g.levels || []) levelSel.append(el("option", { value: lv, text: `${levelWord(lv)}${LEVEL_WORDS[lv] ? ` (${lv})` : ""}` }));
+  for (const lv of g.levels || []) {
+    const word = levelWord(lv, g.level_peers);
+    levelSel.append(el("option", { value: lv, text: `${word}${LEVEL_WORDS[lv] && !word.includes("(") ? ` (${lv})` : ""}` }));
+  }
   const defaultLevel = (g.levels || []).includes("planner") ? "planner" : (g.levels || [])[0];
   levelSel.value = store.get("cardtable:level:" + g.name) || defaultLevel;
   if (!levelSel.value) levelSel.value = defaultLevel;
@@ -546,6 +549,7 @@ function onRoom(room) {
   if (room.status !== "playing") S.resignArmed = false;
   S.game = S.games.find((g) => g.name === room.game) || { name: room.game, title: room.title, levels: [], cast: [], cards: [] };
   setRulesGame(S.game);
+  setLevelPeers(S.game.level_peers);
   document.title = `${room.title} \u00b7 Card table`;
   setText("crumb", `${room.title} \u00b7 room ${room.room}`);
   document.body.dataset.game = room.game;

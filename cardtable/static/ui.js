@@ -34,8 +34,17 @@ export function deadlineNode(deadline, attrs = {}) {
   return node;
 }
 
-export function levelWord(level) {
+/** The game's unranked levels and the level each plays like (the room's game entry's
+ * ``level_peers``), for the seat plates; the lobby passes each game's own. */
+let roomPeers = {};
+export function setLevelPeers(peers) { roomPeers = peers || {}; }
+
+/** A level's difficulty word. An unranked level (measured no stronger than another) is
+ * named by the level it plays like: Rummy's expert is "Medium (expert)", not "Hard". */
+export function levelWord(level, peers = roomPeers) {
   if (!level) return "";
+  const peer = (peers || {})[level];
+  if (peer) return `${LEVEL_WORDS[peer] || peer} (${level})`;
   return LEVEL_WORDS[level] || level;
 }
 

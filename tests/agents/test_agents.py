@@ -42,7 +42,23 @@ def test_api_errors() -> None:
         agents.levels("chess_v0")
     for env_name in ENV_NAMES:
         ladder = agents.levels(env_name)
-        assert [lvl for lvl in ladder if lvl != "trained"] == ["random", "greedy", "planner", "expert"]
+        unranked = agents.unranked_levels(env_name)
+        ranked = [lvl for lvl in ["random", "greedy", "planner", "expert"] if lvl not in unranked]
+        assert [lvl for lvl in ladder if lvl != "trained"] == ranked
+        playable = agents.playable_levels(env_name)
+        assert set(playable) == set(ladder) | set(unranked) and set(ladder).isdisjoint(unranked)
+        for level, peer in unranked.items():  # an unranked level is listed beside its peer
+            assert peer in ladder and playable.index(level) > playable.index(peer)
+
+
+def test_the_ladder_lists_only_what_was_measured() -> None:
+    # Rummy's expert ties the planner (docs/results/ladder/README.md): it is unranked, off the
+    # ordered ladder and playable beside the planner; Line's and Line-it's experts are ranked
+    assert "expert" not in agents.levels("rummy432_v0")
+    assert agents.unranked_levels("rummy432_v0")["expert"] == "planner"
+    assert "expert" in agents.playable_levels("rummy432_v0")
+    for env_name in ("line_v0", "lineit_v0"):
+        assert agents.levels(env_name)[-1] == "expert" and "expert" not in agents.unranked_levels(env_name)
 
 
 @pytest.mark.parametrize("env_name", ENV_NAMES)
