@@ -167,7 +167,11 @@ def run_matches(matches: Sequence[Match], workers: int = 1, progress: bool = Tru
 
         kwargs = {"initializer": _install_entrants, "initargs": (cloudpickle.dumps(entrants),)}
     with ProcessPoolExecutor(workers, **kwargs) as pool:
-        it = pool.map(play_one, matches, chunksize=max(1, len(matches) // (workers * 16)))
+        # small chunks: games of one pair can differ tenfold in length, and a worker left
+        # with a long chunk at the end holds up the others (a chunk is one game up to
+        # ~250 games a worker, where sending each game alone would start to cost)
+        chunk = max(1, len(matches) // (workers * 256))
+        it = pool.map(play_one, matches, chunksize=chunk)
         if progress:
             it = tqdm(it, total=len(matches), desc=desc, unit="game")
         return list(it)
