@@ -90,14 +90,20 @@ def planner_scores(ctx: Context, legal: list[int]) -> np.ndarray:
         return out
     seen: dict[tuple[int, bool, bool], int] = {}
     known_me = set(view.known[view.seat])
+    valued: dict[tuple[int, bool], float] = {}  # suits never matter: a rank's throw is valued once
     for i, a in enumerate(legal):
         fin = a >= FINISH0
         card = a - (FINISH0 if fin else THROW0)
-        out[i] = _throw_value(ctx, card, fin)
-        if not fin and W_OUTS:
-            ctx.cnt[card >> 2] -= 1
-            out[i] += W_OUTS * ctx.outs(ctx.cnt)
-            ctx.cnt[card >> 2] += 1
+        r = card >> 2
+        value = valued.get((r, fin))
+        if value is None:
+            value = _throw_value(ctx, card, fin)
+            if not fin and W_OUTS:
+                ctx.cnt[r] -= 1
+                value += W_OUTS * ctx.outs(ctx.cnt)
+                ctx.cnt[r] += 1
+            valued[(r, fin)] = value
+        out[i] = value
         if card in known_me:
             out[i] += W_KNOWN
         key = (card >> 2, fin, card in known_me)
