@@ -22,14 +22,16 @@ Level 2 (planner) looks one turn ahead on the grid the move leaves:
 * the draw is judged by its expected cost (a playable card goes down, a full hand
   swaps its worst card), the discard by value and future fit.
 
-The search (expert, ``SearchAgent`` with ``paired=True``) plays the planner's best
-candidates on the same sampled worlds with the same rollout randomness, so moves are
-compared on equal luck.  Its worlds come from :meth:`LineKnowledge.sample_state`:
-``Game.sample_state`` deals the opponents uniformly from the unseen cards (about 7.9
-points a card with the jokers) while the hands players keep hold 3-5 points a card, so
-the unseen cards are re-dealt with weights measured in planner games (low cards that
-fit no row stay in hands, high ones and jokers sit in the pile).  Rollouts run to the
-end with a greedy policy that also avoids leaving a row one card short, and
+The search (expert, ``SearchAgent`` with ``paired=True``) plays the planner's best two
+moves on the same sampled worlds with the same rollout randomness, so moves are compared
+on equal luck, and stops as soon as one is clearly no better than the other (the race:
+at most 32 worlds; ``docs/results/expert/cost.md``).  Its worlds come from
+:meth:`LineKnowledge.sample_state`: ``Game.sample_state`` deals the opponents uniformly
+from the unseen cards (about 7.9 points a card with the jokers) while the hands players
+keep hold 3-5 points a card, so the unseen cards are re-dealt with weights measured in
+planner games (low cards that fit no row stay in hands, high ones and jokers sit in the
+pile).  Rollouts run to the end with a greedy policy that also avoids leaving a row one
+card short (:func:`rollout_move`, played in one loop by :class:`LineRollouts`), and
 :meth:`LineKnowledge.outcome` scores the result with its margin.  The search estimate
 is blended with the planner's score (``prior_weight``) so that it overrules the
 heuristic only by a clear margin.  :meth:`LineKnowledge.evaluate` (for rollouts cut

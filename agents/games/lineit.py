@@ -20,6 +20,11 @@ deck is known (:meth:`LineItView.deck_cards`); the heuristics count it.
   market (blocking).
 * **evaluate** compares the seats' expected final scores (score + the line's expected
   banked cards and bet) and squashes the lead with ``tanh``.
+
+The expert's search plays the planner's best six moves on the same sampled deck orders
+(paired), greedy rollouts of 16 moves (:class:`LineItRollouts`: one loop on the state)
+cut short by ``evaluate``, and drops a move as soon as it is clearly no better than the
+leader (the race, at most 32 worlds; see ``docs/results/expert/cost.md``).
 """
 
 from __future__ import annotations

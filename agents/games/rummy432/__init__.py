@@ -26,6 +26,11 @@ heuristics work on a hand's 13 rank counts.  One module per job:
   argument; see :mod:`.inference` for the shipped one and what it was measured against).
 * :mod:`.rollouts`: every seat of a search world plays the planner on its own view.
 * :mod:`.evaluation`: the chance-based value of a sampled state that cuts rollouts short.
+
+The expert searches its throws only: the planner's best two, paired over at most 40
+worlds, the race ending once one is clearly no better (``docs/results/expert/cost.md``).
+It is not measured stronger than the planner, so the ladder lists it as unranked beside
+the planner (``SPEC.expert_peer``; ``docs/results/ladder/README.md``).
 """
 
 from __future__ import annotations
