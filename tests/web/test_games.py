@@ -302,3 +302,16 @@ def test_no_message_leaks_hidden_cards_or_the_draw_order(played: Played) -> None
                 assert " ".join(run) not in text
             checked += 1
     assert checked > 100
+
+
+def test_the_catalog_names_unranked_levels_by_the_level_they_play_like() -> None:
+    # Rummy's expert ties the planner: the table offers it, but with its peer so the page
+    # calls it "Medium (expert)" and not "Hard"; Line-it's expert is ranked (no peer)
+    rummy = game_info("rummy432_v0")
+    assert "expert" in rummy["levels"] and rummy["level_peers"]["expert"] == "planner"
+    assert rummy["levels"].index("expert") > rummy["levels"].index("planner")
+    lineit = game_info("lineit_v0")
+    assert "expert" not in lineit["level_peers"] and lineit["levels"][-2:] == ["expert", "trained"]
+    for env in ("line_v0", "lineit_v0", "rummy432_v0"):
+        info = game_info(env)
+        assert all(lv in info["levels"] and p in info["levels"] for lv, p in info["level_peers"].items())
