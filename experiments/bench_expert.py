@@ -128,6 +128,9 @@ def profile(env: str, recs: list[Game_], kind: str) -> list[tuple[str, float]]:
         # each function at its outermost appearance only (not when another of the job calls it)
         cum = sum(raw[k][3] for k in matched if not any(c in matched for c in raw[k][4]))
         rows.append((job, cum / total))
+    # what no job's functions hold: the search's own bookkeeping, and rollout loops that
+    # play the policy and the moves inline (the new Line and Line-it ``play_out``)
+    rows.append(("rest", max(0.0, 1.0 - sum(share for _, share in rows))))
     rows.append(("  of which legality (legal_actions)", legality / total))
     return rows
 
@@ -176,8 +179,8 @@ def main(argv: list[str] | None = None) -> None:
             *lines]
     if prof_lines:
         text += ["", "Where the time goes (share of the expert's decision time, cProfile):", "",
-                 "| game | expert | " + " | ".join(j for j, _ in JOBS) + " | of which legality |",
-                 "|---|---|" + "---:|" * (len(JOBS) + 1), *prof_lines]
+                 "| game | expert | " + " | ".join(j for j, _ in JOBS) + " | rest | of which legality |",
+                 "|---|---|" + "---:|" * (len(JOBS) + 2), *prof_lines]
     text += ["", f"Command: `{command_line('experiments.bench_expert', argv)}`", "",
              f"Measured {datetime.date.today().isoformat()} on a shared 2-core machine."]
     out = "\n".join(text) + "\n"
