@@ -1300,6 +1300,7 @@ async function enterReplay(roomId, index) {
   }
   S.game = S.games.find((g) => g.name === sum.game) || { name: sum.game, title: sum.title, levels: [], cast: [], cards: [] };
   setRulesGame(S.game);
+  setLevelPeers(S.game.level_peers);
   S.room = { room: roomId, game: sum.game, title: sum.title, num_players: sum.num_players, status: "finished", host: false,
     host_seat: null, you: null, seats: sum.seats.map((x) => ({ ...x, connected: true })), options: sum.options };
   S.replay = { sum, index, step: 0, seat: null, frames: new Map(), want: 0 };
