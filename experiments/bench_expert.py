@@ -40,6 +40,7 @@ import numpy as np
 
 import agents
 import cardenvs
+from agents.cli import HelpFormatter
 from cardenvs.core.game import Game
 from cardenvs.core.loop import Turn, play
 from experiments.legacy_expert import legacy_expert
@@ -137,7 +138,7 @@ def profile(env: str, recs: list[Game_], kind: str) -> list[tuple[str, float]]:
 
 def main(argv: list[str] | None = None) -> None:
     """Print (and write) the table of the old and new expert's cost per decision."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=HelpFormatter)
     ap.add_argument("--envs", nargs="*", default=list(cardenvs.ENVS))
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--games", type=int, default=3, help="planner games whose decisions are the positions")

@@ -51,6 +51,7 @@ import numpy as np
 
 import agents
 import cardenvs
+from agents.cli import HelpFormatter
 from agents.knowledge import knowledge, spec
 from agents.search import SearchAgent, _Search
 from cardenvs.core.loop import play
@@ -228,7 +229,7 @@ def budget_name(b: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> list[Row]:
     """Record (or load) positions, judge the budgets, print and write the table."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=HelpFormatter)
     ap.add_argument("--env", choices=list(cardenvs.ENVS))
     ap.add_argument("--games", type=int, default=3)
     ap.add_argument("--worlds", type=int, default=192, help="worlds per position (search + reference)")
