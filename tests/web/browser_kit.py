@@ -129,6 +129,14 @@ def in_view(drv: Any, selector: str) -> list[str]:
     return [str(x) for x in found]
 
 
+def new_browser(browsers: list[Any], **kw: Any) -> Any:
+    """A fresh driver (``driver``'s options), kept in ``browsers`` (the tests' fixture of
+    that name, ``tests/web/conftest.py``) so that it is quit when the test ends."""
+    d = driver(**kw)
+    browsers.append(d)
+    return d
+
+
 def quit_driver(drv: Any) -> None:
     with contextlib.suppress(Exception):
         drv.quit()

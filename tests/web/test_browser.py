@@ -41,20 +41,6 @@ def base() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture
-def browsers() -> Iterator[list[Any]]:
-    made: list[Any] = []
-    yield made
-    for d in made:
-        K.quit_driver(d)
-
-
-def new_browser(browsers: list[Any], **kw: Any) -> Any:
-    d = K.driver(**kw)
-    browsers.append(d)
-    return d
-
-
 def private_cards(drv: Any, seat: int) -> set[int]:
     """The cards of the page's own hand that only its seat knows (not taken from the discard)."""
     state = K.room_state(drv)
@@ -138,7 +124,7 @@ def leave_and_take_back(a: Any) -> None:
 
 def test_rummy_two_friends_by_link_with_coach(base: str, browsers: list[Any]) -> None:
     t0 = time.monotonic()
-    a = new_browser(browsers)
+    a = K.new_browser(browsers)
     link = K.create_room(a, base, "rummy432_v0", 3, {"pack": "mixed", "hand_size": 6, "run_out_limit": 2,
                                                       "rounds_to_win": 2}, level="planner", name="Ann")
     K.wait(lambda: K.you(a) == 0, what="the host in seat 0")
@@ -149,7 +135,7 @@ def test_rummy_two_friends_by_link_with_coach(base: str, browsers: list[Any]) ->
     Select(K.css(a, '.level-select[data-seat="2"]')[0]).select_by_value("greedy")
     K.wait(lambda: K.room_state(a)["room"]["seats"][2]["level"] == "greedy", what="the level change")
 
-    b = new_browser(browsers)
+    b = K.new_browser(browsers)
     b.get(link)
     K.wait(lambda: K.css(b, ".wait-seat .sit"), what="the seat picker")
     assert "watching" in K.css(b, "#seats-panel")[0].text.lower()
@@ -219,7 +205,7 @@ def test_rummy_two_friends_by_link_with_coach(base: str, browsers: list[Any]) ->
 
 def solo_game(base: str, browsers: list[Any], game: str, players: int, pick: Any,
               midgame: Any = None) -> Any:
-    a = new_browser(browsers)
+    a = K.new_browser(browsers)
     K.create_room(a, base, game, players, level="greedy", name="Ann")
     K.wait(lambda: K.you(a) == 0, what="the host in seat 0")
     K.click(a, "#start")
@@ -258,7 +244,7 @@ def watch_and_come_back(browsers: list[Any]) -> Any:
     page and reopens the link (the seat token brings them back)."""
     def check(a: Any) -> None:
         url = a.current_url
-        s = new_browser(browsers)
+        s = K.new_browser(browsers)
         s.get(url)
         K.wait(lambda: K.css(s, "#board .grid .row"), what="the spectator's table")
         assert not K.css(s, "#my-hand"), "a spectator has no hand"

@@ -32,20 +32,6 @@ def base() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture
-def browsers() -> Iterator[list[Any]]:
-    made: list[Any] = []
-    yield made
-    for d in made:
-        K.quit_driver(d)
-
-
-def new_browser(browsers: list[Any]) -> Any:
-    d = K.driver()
-    browsers.append(d)
-    return d
-
-
 def clock_seconds(drv: Any, selector: str = "#status #clock") -> int:
     """The seconds a countdown shows (``m:ss``)."""
     text = K.css(drv, selector)[0].text.strip()
@@ -59,7 +45,7 @@ def notices(drv: Any) -> list[str]:
 
 
 def test_the_turn_clock_and_resigning(base: str, browsers: list[Any]) -> None:
-    a = new_browser(browsers)
+    a = K.new_browser(browsers)
     K.create_room(a, base, "line_v0", 2, level="greedy", name="Ann", times={"turn_seconds": 15})
     K.wait(lambda: K.you(a) == 0, what="the host in seat 0")
     assert "turn clock 15 s" in K.css(a, "#seats-panel .optline")[0].text
@@ -83,10 +69,10 @@ def test_the_turn_clock_and_resigning(base: str, browsers: list[Any]) -> None:
 
 
 def test_an_absent_host_hands_over_and_the_seat_counts_down(base: str, browsers: list[Any]) -> None:
-    a = new_browser(browsers)
+    a = K.new_browser(browsers)
     link = K.create_room(a, base, "line_v0", 3, level="greedy", name="Ann", times={"away_seconds": 30})
     K.wait(lambda: K.you(a) == 0, what="the host in seat 0")
-    b = new_browser(browsers)
+    b = K.new_browser(browsers)
     b.get(link)
     K.sit(b, 1, "Ben")
     K.wait(lambda: K.css(b, "#seats #host-badge-0"), what="the host badge on Ann's seat")
@@ -114,7 +100,7 @@ def test_wrong_links_show_pages_and_a_gone_room_stops_reconnecting(browsers: lis
     empty = tempfile.mkdtemp(prefix="ct-gone-empty-")
     try:
         with K.server(data_dir=data) as url:
-            a = new_browser(browsers)
+            a = K.new_browser(browsers)
             a.get(url + "/room/nope")
             assert K.css(a, "#error-page h1")[0].text == "No such room"
             assert "nope" in K.css(a, "#error-page")[0].text

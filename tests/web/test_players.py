@@ -46,20 +46,6 @@ def base() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture
-def browsers() -> Iterator[list[Any]]:
-    made: list[Any] = []
-    yield made
-    for d in made:
-        K.quit_driver(d)
-
-
-def new_browser(browsers: list[Any], **kw: Any) -> Any:
-    d = K.driver(**kw)
-    browsers.append(d)
-    return d
-
-
 def start_alone(drv: Any, base: str, game: str, players: int, options: dict[str, Any] | None = None,
                 level: str = "random") -> None:
     """A room of ``game`` with computers in every other seat, started by its host in seat 0."""
@@ -89,7 +75,7 @@ def phone_check(drv: Any, what: str) -> None:
 
 @pytest.mark.parametrize("game", list(PHONE_TABLES))
 def test_a_phone_shows_prompt_moves_and_hand_together(base: str, browsers: list[Any], game: str) -> None:
-    d = new_browser(browsers, width=K.PHONE[0], height=K.PHONE[1])
+    d = K.new_browser(browsers, width=K.PHONE[0], height=K.PHONE[1])
     K.phone(d)
     players, options = PHONE_TABLES[game]
     start_alone(d, base, game, players, options)
@@ -134,7 +120,7 @@ def test_a_move_played_with_the_keyboard_only_and_labels_for_screen_readers(base
                                                                              browsers: list[Any]) -> None:
     from selenium.webdriver.common.keys import Keys
 
-    d = new_browser(browsers)
+    d = K.new_browser(browsers)
     start_alone(d, base, "rummy432_v0", 2)
     wait_turn(d)
     d.find_element("css selector", "body").click()  # the keyboard starts from the page
@@ -206,7 +192,7 @@ def test_keyboard_chooses_a_card_and_a_row_in_line(base: str, browsers: list[Any
     """A play into a row: the card, then (several rows take it) the row, both by keyboard."""
     from selenium.webdriver.common.keys import Keys
 
-    d = new_browser(browsers)
+    d = K.new_browser(browsers)
     start_alone(d, base, "line_v0", 2)
     many: list[int] = []
     for _ in range(20):  # usually the first turn: a card that fits several rows
@@ -243,7 +229,7 @@ def test_keyboard_chooses_a_card_and_a_row_in_line(base: str, browsers: list[Any
 def test_the_rules_are_one_click_away(base: str, browsers: list[Any]) -> None:
     from selenium.webdriver.common.keys import Keys
 
-    d = new_browser(browsers)
+    d = K.new_browser(browsers)
     d.get(base + "/")
     K.click(d, '.game-tile[data-game="line_v0"]')
     K.click(d, "#lobby-rules")
@@ -291,7 +277,7 @@ def test_the_replay_viewer_steps_through_a_finished_game(base: str, browsers: li
     from selenium.webdriver.common.keys import Keys
 
     room = finished_game(base, "rummy432_v0", 3, {"rounds_to_win": 1, "hand_size": 6})
-    d = new_browser(browsers)
+    d = K.new_browser(browsers)
     # linked from the room's finished games
     d.get(f"{base}/room/{room}")
     assert K.wait(lambda: K.css(d, "#result #replay-last"), what="the replay link at the game's end")
