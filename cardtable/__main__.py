@@ -60,6 +60,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="seconds between computer moves, so people can follow them (0: no pause)")
     ap.add_argument("--workers", type=int, default=default_workers(),
                     help="processes for computer players and coaches (0: threads in the server process)")
+    ap.add_argument("--worker-nice", type=int, default=Settings().worker_nice, choices=range(20),
+                    metavar="0-19",
+                    help="how much lower the workers' CPU priority is than the server's (0: the same; "
+                         "on a machine of its own, 10 puts people's moves before searches)")
     ap.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     ap.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                     help="also take sockets and new rooms from pages of this origin "
@@ -110,7 +114,8 @@ def main(argv: list[str] | None = None) -> int:
                         rooms_per_hour=args.rooms_per_hour, max_rooms=args.max_rooms,
                         conns_per_address=args.conns_per_address, max_conns=args.max_conns,
                         handshake_seconds=args.handshake_timeout, expire_waiting=args.expire_waiting,
-                        expire_idle=args.expire_idle, host_grace=args.host_grace)
+                        expire_idle=args.expire_idle, host_grace=args.host_grace,
+                        worker_nice=args.worker_nice)
 
     import uvicorn
 

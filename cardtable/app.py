@@ -185,7 +185,7 @@ class Server:
         self.settings = settings or Settings()
         self.store = Store(data)
         self.bot_delay = bot_delay
-        self.pool = Pool(workers)
+        self.pool = Pool(workers, nice=self.settings.worker_nice)
         self.rooms: dict[str, Room] = {}
         self.conns: dict[str, set[Conn]] = {}
         self.drivers: dict[str, asyncio.Task[None]] = {}

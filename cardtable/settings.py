@@ -40,12 +40,19 @@ class Settings:
     expire_idle: float = 7 * DAY
     #: seconds the host may be away before the host role passes to a person at the table
     host_grace: float = 15.0
+    #: how much lower the worker processes' CPU priority is than the server's (``nice``
+    #: increment, 0-19; 0: the same).  On a machine of its own a higher value puts a
+    #: person's move before any search; where other work shares the cores it starves the
+    #: computers (measured in ``docs/cardtable/load.md``), hence 0 by default
+    worker_nice: int = 0
     #: how often idle rooms are looked for (seconds)
     sweep_seconds: float = 60.0
     #: the origins as compared (lowercase, no trailing slash)
     origins: frozenset[str] = field(init=False)
 
     def __post_init__(self) -> None:
+        if not 0 <= self.worker_nice <= 19:
+            raise ValueError(f"worker_nice is a nice increment, 0..19, got {self.worker_nice}")
         object.__setattr__(self, "origins", frozenset(normal_origin(o) for o in self.allowed_origins))
 
 

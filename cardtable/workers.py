@@ -169,11 +169,18 @@ def _without_move(reason: str, move: str) -> str:
     return reason[len(prefix):] if reason.startswith(prefix) else reason
 
 
-def _init_worker(server_pid: int | None = None) -> None:
-    """Import the rules and the agents once per worker process, and end the worker when
-    the server ends (:func:`_watch_server`)."""
+def _init_worker(server_pid: int | None = None, nice: int = 0) -> None:
+    """Import the rules and the agents once per worker process, end the worker when the
+    server ends (:func:`_watch_server`), and lower its CPU priority by ``nice``.
+
+    The searches are batch work and the server's event loop is interactive: at a lower
+    priority the kernel runs the event loop first whenever it has work (``--worker-nice``;
+    ``docs/cardtable/load.md`` has what it changes, and what it costs on a shared machine).
+    """
     if server_pid is not None:
         _watch_server(server_pid)
+    if nice > 0 and hasattr(os, "nice"):
+        os.nice(nice)
     import agents.ladder  # noqa: F401
     import cardenvs  # noqa: F401
 
@@ -226,12 +233,14 @@ LIGHT_LEVELS = frozenset({"greedy", "planner"})
 
 class Pool:
     """Where jobs run: the search levels (``expert``, ``trained``...) in ``workers``
-    processes, each room pinned to one of them (or on threads when ``workers`` is 0); the
+    processes at ``nice`` lower CPU priority than the server, each room pinned to one of
+    them (or on threads when ``workers`` is 0); the
     light levels and the coach (``planner``) on threads; ``random`` moves at once on the
     event loop (a uniform draw costs microseconds)."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, nice: int = 0) -> None:
         self.workers = workers
+        self.nice = nice
         self._procs: list[concurrent.futures.ProcessPoolExecutor] = []
         if workers > 0:
             method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
@@ -243,7 +252,7 @@ class Pool:
     def _new_process(self) -> concurrent.futures.ProcessPoolExecutor:
         """One worker process (started at its first job), watching this server process."""
         return concurrent.futures.ProcessPoolExecutor(1, mp_context=self._ctx, initializer=_init_worker,
-                                                      initargs=(os.getpid(),))
+                                                      initargs=(os.getpid(), self.nice))
 
     def _executor(self, room: str, level: str) -> concurrent.futures.Executor:
         if self._procs and level not in LIGHT_LEVELS:

@@ -224,7 +224,7 @@ def report(args: argparse.Namespace, stats: Stats, elapsed: float, peaks: Peaks,
     columns = [
         ("game, seats, level", f"{args.game}, {args.players}, {args.level}"),
         ("rooms x people", f"{args.rooms} x {args.people}"),
-        ("bot delay, workers", f"{args.bot_delay:g} s, {args.workers}"),
+        ("bot delay, workers (nice)", f"{args.bot_delay:g} s, {args.workers} ({args.worker_nice})"),
         ("seconds", f"{elapsed:.1f}"),
         ("moves/s", f"{stats.moves / elapsed:.0f}"),
         ("games", f"{stats.games}"),
@@ -264,6 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--level", default="greedy", help="the computers' level")
     ap.add_argument("--bot-delay", type=float, default=0.0)
     ap.add_argument("--workers", type=int, default=2, help="the server's worker processes")
+    ap.add_argument("--worker-nice", type=int, default=0, help="the server's --worker-nice")
     ap.add_argument("--goal-ms", type=float, default=50.0, help="p95 goal for a person's move")
     ap.add_argument("--data", default=None, metavar="DIR",
                     help="the server's data folder, kept afterwards (default: a temporary one, removed)")
@@ -287,7 +288,8 @@ def main(argv: list[str] | None = None) -> int:
         # one address opens every room and socket here: its quotas are raised to fit
         proc = subprocess.Popen(
             [sys.executable, "-m", "cardtable", "--port", str(port), "--data", data, "--bot-delay",
-             str(args.bot_delay), "--workers", str(args.workers), "--log-level", "warning",
+             str(args.bot_delay), "--workers", str(args.workers),
+             "--worker-nice", str(args.worker_nice), "--log-level", "warning",
              "--rooms-per-hour", str(args.rooms + 10), "--max-rooms", str(args.rooms + 10),
              "--conns-per-address", str(args.rooms * args.people + 10)],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)
