@@ -38,10 +38,9 @@ heuristic only by a clear margin.  :meth:`LineKnowledge.evaluate` (for rollouts 
 short) judges opponents by the calibrated value per card (:func:`opp_card_value`).
 
 Strength (2 players, both seatings of each deal): greedy beats random about 86%, but
-the planner beats greedy only 51.0% [50.3, 51.7] over 20,000 games, and the expert greedy
-51.2% [49.0, 53.4] and the planner about 51% over 2,000-3,600 (the expert before issue
-30, at six times the cost: 53.8% against the planner), so the expert is unranked beside
-the planner (``SPEC.expert_peer``).  Most
+the planner beats greedy only 51.0% [50.3, 51.7] over 20,000 games, the expert greedy
+51.2% [49.0, 53.4] over 2,000, and the expert the planner 51.3% [50.03, 52.56] over 6,000
+(the expert before issue 30, at six times the cost: 53.8%).  Most
 games end in a long phase of forced draws where both hands fill to 7 and keep their
 lowest cards, so the draw order decides most games: a search that knows the opponent's
 hand (not the draw order) still beats greedy only about 58%, one that knows the draw
@@ -692,11 +691,6 @@ SPEC = GameAgents(
     # candidates are rarely 0.05 apart (docs/results/expert/cost.md)
     expert_budget={"simulations": 32, "depth": 100, "max_candidates": 2, "paired": True,
                    "prior_weight": 0.02, "min_worlds": 8, "confidence": 2.5, "tolerance": 0.005},
-    # not measured stronger than the planner: 51.2% [49.0, 53.4] over 2,000 games and 51.1%
-    # [49.5, 52.8] over 3,600 (and 51.2% [49.0, 53.4] against greedy over 2,000); the old
-    # expert's 53.8% [51.6, 55.9] is not kept by the sixth-of-the-cost search
-    # (docs/results/ladder/README.md), so it is unranked beside the planner
-    expert_peer="planner",
     ladder_scale={
         2: Reference("docs/results/line_v0_2p.md", 600, {
             "random": (16.7, 2.1), "greedy": (28.5, 1.65), "planner": (31.9, 1.65), "expert": (32.0, 1.65)}),
