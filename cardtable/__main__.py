@@ -60,8 +60,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="seconds between computer moves, so people can follow them (0: no pause)")
     ap.add_argument("--workers", type=int, default=default_workers(),
                     help="processes for computer players and coaches (0: threads in the server process)")
-    ap.add_argument("--worker-nice", type=int, default=Settings().worker_nice, choices=range(20),
-                    metavar="0-19",
+    ap.add_argument("--worker-nice", type=int, default=Settings().worker_nice, metavar="0-19",
                     help="how much lower the workers' CPU priority is than the server's (0: the same; "
                          "on a machine of its own, 10 puts people's moves before searches)")
     ap.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
@@ -110,12 +109,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.operator_token is not None and len(args.operator_token) < 16:
         ap.error("--operator-token: at least 16 characters (python -c 'import secrets; "
                  "print(secrets.token_urlsafe(24))' makes one)")
-    settings = Settings(allowed_origins=origins, operator_token=args.operator_token or None,
-                        rooms_per_hour=args.rooms_per_hour, max_rooms=args.max_rooms,
-                        conns_per_address=args.conns_per_address, max_conns=args.max_conns,
-                        handshake_seconds=args.handshake_timeout, expire_waiting=args.expire_waiting,
-                        expire_idle=args.expire_idle, host_grace=args.host_grace,
-                        worker_nice=args.worker_nice)
+    try:  # the workers' priority range lives in Settings (the origins were checked above)
+        settings = Settings(allowed_origins=origins, operator_token=args.operator_token or None,
+                            rooms_per_hour=args.rooms_per_hour, max_rooms=args.max_rooms,
+                            conns_per_address=args.conns_per_address, max_conns=args.max_conns,
+                            handshake_seconds=args.handshake_timeout, expire_waiting=args.expire_waiting,
+                            expire_idle=args.expire_idle, host_grace=args.host_grace,
+                            worker_nice=args.worker_nice)
+    except ValueError as err:
+        ap.error(f"--worker-nice: {err}")
 
     import uvicorn
 

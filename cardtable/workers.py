@@ -233,10 +233,10 @@ LIGHT_LEVELS = frozenset({"greedy", "planner"})
 
 class Pool:
     """Where jobs run: the search levels (``expert``, ``trained``...) in ``workers``
-    processes at ``nice`` lower CPU priority than the server, each room pinned to one of
-    them (or on threads when ``workers`` is 0); the
-    light levels and the coach (``planner``) on threads; ``random`` moves at once on the
-    event loop (a uniform draw costs microseconds)."""
+    processes, ``nice`` steps below the server's CPU priority, each room pinned to one of
+    them (or on threads when ``workers`` is 0); the light levels and the coach
+    (``planner``) on threads; ``random`` moves at once on the event loop (a uniform draw
+    costs microseconds)."""
 
     def __init__(self, workers: int, nice: int = 0) -> None:
         self.workers = workers

@@ -147,8 +147,9 @@ def main(argv: list[str] | None = None) -> list[PairResult]:
     for lower, upper in pairs:
         r = play_pair(args.env, lower, upper, args.players, args.games, args.seed, args.workers)
         rows.append(r)
+        # the exact points, so that runs on other deals can be pooled without rounding
         print(f"{lower} -> {upper}: {r.share:.1%} [{r.low:.1%}, {r.high:.1%}] over {r.games} "
-              f"({r.seconds / 60:.1f} min)", flush=True)
+              f"({r.share * r.games:.2f} points; {r.seconds / 60:.1f} min)", flush=True)
     text = markdown(args.env, args.players, rows, command_line("experiments.ladder_pairs", argv))
     print(text)
     if args.out:
