@@ -5,6 +5,10 @@ measures any policy against the ladder.
 Every agent acts on what ``env.last()`` gives its player, never on the true state.
 """
 
+#: marks this package as cardenvs' own, so that a folder named ``agents`` that shadows it is
+#: recognised (``cardenvs._agents_import``); set before anything else is imported
+__cardenvs_agents__ = True
+
 from .arena import GameResult, play_game
 from .base import Agent, RandomAgent
 from .coach import Advice, Coach

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import argparse
 import copy
+import re
+
+#: a help text that already says its default: ``(default: 30)``, ``(default 30)``, ``...; default: 1d``
+SAYS_DEFAULT = re.compile(r"\(default\b|\bdefault:")
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
@@ -37,9 +41,14 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
             action.help = self._default_text(action)
         return super()._format_action(action)
 
+    @staticmethod
+    def prog_name(module: str) -> str:
+        """:func:`prog`, for command lines that import the formatter alone."""
+        return prog(module)
+
     def _get_help_string(self, action: argparse.Action) -> str:
         text = (action.help or "").strip()
-        if self._has_default(action) and "%(default)" not in text and "(default:" not in text:
+        if self._has_default(action) and "%(default)" not in text and not SAYS_DEFAULT.search(text):
             text = f"{text} {self._default_text(action)}".strip()
         return text
 

@@ -21,6 +21,23 @@ from .search import SearchAgent
 class Advice:
     """One suggested move: the action id, the move in the game's notation, a value and why.
 
+    ``value`` is what the coach's engine gives the move from the player's own View:
+    higher is better, and it compares the moves of one decision only (its scale changes
+    from one decision to the next).  Its unit depends on the coach's level:
+
+    * ``"greedy"`` and ``"planner"`` (the default): the level's heuristic score of the
+      move, in the game's own scale: in Line about hand points (points shed, less the
+      cost of what is kept, with a bonus turn and ending the game valued in points too);
+      in Line-it the points the position after the move is expected to bring (the
+      planner; the greedy scores count distances in card values); in Rummy 4x3x2's a
+      unitless score of groups made and their potential.
+    * ``"expert"``: the move's mean result over the sampled deals, about [-1, 1] from
+      the player's seat (1 a win, -1 a loss, as the final reward; rollouts cut short are
+      valued by the game's evaluation on the same scale; in Line the margin shades the
+      result, and so does the planner's score, 0.02 per point below the best move's), or
+      the planner's scores on decisions the expert does not search.  A move left out of
+      the search is ``nan``, as is any value that is not finite.
+
     ``equals`` lists the other legal moves the coach values exactly as much (filled in
     grouped advice, where they are folded into this one instead of listed apart).
     """

@@ -20,11 +20,15 @@ from .ladder import cast, make_agent
 
 def main(argv: list[str] | None = None) -> None:
     """Play one demo game and print it move by move."""
-    ap = argparse.ArgumentParser(prog=prog("agents.demo"), formatter_class=HelpFormatter,
-                                 description="Agents play a rendered game; the coach comments.")
+    name = prog("agents.demo")  # cardenvs-demo, or python -m agents.demo
+    ap = argparse.ArgumentParser(prog=name, formatter_class=HelpFormatter,
+                                 description="Computer players play a rendered game; the coach comments on "
+                                             "player_0's moves.",
+                                 epilog=f"examples:\n  {name}\n  {name} --env {list(cardenvs.ENVS)[-1]} "
+                                        "--players 4 --seed 7 --quiet")
     ap.add_argument("--env", default=next(iter(cardenvs.ENVS)), choices=list(cardenvs.ENVS), help="the game")
-    ap.add_argument("--players", type=int, default=3)
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--players", type=int, default=3, help="seats at the table")
+    ap.add_argument("--seed", type=int, default=1, help="the deal")
     ap.add_argument("--quiet", action="store_true", help="print only the moves, not every table")
     args = ap.parse_args(argv)
 

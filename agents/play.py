@@ -1,17 +1,19 @@
-"""Play a game in the terminal against named computer opponents.
+"""Play a game in the terminal against named computer opponents::
 
     python -m agents.play <env> --players 3 --opponents planner --seed 4 --coach
 
 You sit in seat 0. The table is printed from your seat with the legal moves numbered;
-type a number or the move in the game's notation (``play 7s r2``, ``throw 9h``...; see
-``docs/rules/``), ``hint`` for the coach's ranked advice with reasons, ``board`` to
-print the table again, ``help`` for the commands, ``quit`` to leave. Bad input gets a
-message and the same prompt.
+type a number or the move in the game's notation (``play 7s r2``, ``throw 9h``...),
+``rules`` for the rules of the game (from its rules document, shipped in the package as
+``cardenvs/<game>/RULES.md``), ``hint`` for the coach's ranked advice with reasons,
+``board`` to print the table again, ``help`` for the commands, ``quit`` to leave. Bad
+input gets a message and the same prompt.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.resources
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -91,7 +93,7 @@ class TerminalPlayer:
             self._show(game, legal)
             return None
         if low == "rules":
-            self.out.write(rules_text(game.name, cardenvs.entry(self.env_name).title) + "\n")
+            self.out.write(rules_text(self.env_name) + "\n")
             return None
         if low == "hint":
             self._hint(game, view, legal)
@@ -113,15 +115,19 @@ class TerminalPlayer:
                 self.out.write(f"       equally good: {others}\n")
 
 
-RULES_DIR = Path(cardenvs.__file__).resolve().parents[1] / "docs" / "rules"
-
-
-def rules_text(name: str, title: str) -> str:
-    """The rules for a player of game ``name`` (section 1 of ``docs/rules/<name>.md``)."""
-    path = RULES_DIR / f"{name}.md"
-    if not path.exists():
-        return f"  the rules of {title} are in docs/rules/{name}.md of the cardenvs repository"
-    text = path.read_text()
+def rules_text(env_name: str) -> str:
+    """The rules for a player of ``env_name``: section 1 of the rules document its kit
+    names (shipped in the package, e.g. ``cardenvs/line/RULES.md``), and where it is."""
+    kit = cardenvs.entry(env_name)
+    try:
+        text = kit.rules_text()
+    except (OSError, ValueError) as err:
+        return f"  the rules document of {kit.title} ({kit.rules}) could not be read: {err}"
+    if text is None or kit.rules is None:
+        return f"  {kit.title} has no rules document"
+    package, _, name = kit.rules.partition(":")
+    # resolved: in a clone the package file is a link to docs/rules/<game>.md
+    path = Path(str(importlib.resources.files(package).joinpath(name))).resolve()
     start = text.find("## 1.")
     end = text.find("\n## 2.", start)
     body = text[start:end] if start >= 0 else text
@@ -258,7 +264,9 @@ def _brief(info: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Command-line entry point."""
-    ap = argparse.ArgumentParser(prog=prog("agents.play"), description=__doc__, formatter_class=HelpFormatter)
+    name = prog("agents.play")  # cardenvs-play, or python -m agents.play
+    about = (__doc__ or "").replace("::\n", ":\n").replace("python -m agents.play", name)
+    ap = argparse.ArgumentParser(prog=name, description=about, formatter_class=HelpFormatter)
     ap.add_argument("env", choices=list(cardenvs.ENVS), help="the game")
     ap.add_argument("--players", type=int, default=None, help="seats (default: the game's default)")
     ap.add_argument("--opponents", default="planner",

@@ -38,10 +38,13 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .core.game import Game
 from .core.table import TableFace
+
+if TYPE_CHECKING:
+    from .core.wrappers import SingleAgentEnv
 
 #: the environment variable naming modules that register more games when imported
 PLUGINS_ENV = "CARDENVS_GAMES"
@@ -160,15 +163,28 @@ def unregister(name: str) -> GameKit:
     return kit
 
 
+#: the Gymnasium ids' entry point (:func:`gym_env`)
+GYM_ENTRY_POINT = "cardenvs.registry:gym_env"
+
+
+def gym_env(**kwargs: Any) -> SingleAgentEnv:
+    """The Gymnasium ids' entry point: ``agents.gym.single_agent_env(**kwargs)``, the
+    learner against ladder opponents.  The agents package is imported only when an id is
+    made, with a clear ``ImportError`` if a folder or module named ``agents`` shadows it."""
+    from ._agents_import import load_agents
+
+    env: SingleAgentEnv = load_agents("gym", "single_agent_env")(**kwargs)
+    return env
+
+
 def _register_gym(entry: GameKit) -> None:
-    """Register the game's Gymnasium id (its entry point lives in the agents package,
-    which gives it opponents; it is imported only when the id is made)."""
+    """Register the game's Gymnasium id (its entry point, :func:`gym_env`, makes the env
+    in the agents package, which gives it opponents)."""
     import gymnasium
 
     gym_id = entry.gym_id
     if gym_id is not None and gym_id not in gymnasium.registry:
-        gymnasium.register(id=gym_id, entry_point="agents.gym:single_agent_env",
-                           kwargs={"env_name": entry.env_name})
+        gymnasium.register(id=gym_id, entry_point=GYM_ENTRY_POINT, kwargs={"env_name": entry.env_name})
 
 
 def entry(name: Any) -> GameKit:

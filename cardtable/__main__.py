@@ -1,4 +1,4 @@
-"""``python -m cardtable``: run the browser table on uvicorn.
+"""``python -m cardtable``: run the browser table on uvicorn::
 
     python -m cardtable [--host 127.0.0.1] [--port 8000] [--data ./data] [--bot-delay 0.6] [--workers N]
                         [limits, origins, the operator's token: see --help and docs/table.md]
@@ -37,6 +37,14 @@ def duration(text: str) -> float:
     return value
 
 
+def span(seconds: float) -> str:
+    """A duration as :func:`duration` reads it, in its largest whole unit (``86400`` -> ``1d``)."""
+    for unit, size in (("d", 86400.0), ("h", 3600.0), ("m", 60.0)):
+        if seconds >= size and seconds % size == 0:
+            return f"{seconds / size:g}{unit}"
+    return f"{seconds:g}s"
+
+
 def positive(text: str) -> int:
     """A positive int (argparse type)."""
     try:
@@ -48,11 +56,32 @@ def positive(text: str) -> int:
     return value
 
 
+#: the top-level modules of the web extra's packages (``pip install 'cardenvs[web]'``)
+WEB_MODULES = ("uvicorn", "starlette", "websockets", "markdown_it")
+
+
+def missing_web_extra(err: ImportError) -> str | None:
+    """What to say when ``err`` is a module of the web extra missing (``None`` when it is not)."""
+    name = (err.name or "").partition(".")[0]
+    if name not in WEB_MODULES:
+        return None
+    return f"cardtable needs the web extra ({err}): pip install 'cardenvs[web]'"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse the arguments and serve until interrupted."""
+    from cardenvs._agents_import import AgentsShadowedError, import_agents
+
+    try:  # a folder named agents that shadows the package is named, with the fix
+        import_agents("cli")
+    except AgentsShadowedError as err:
+        print(f"cardtable: error: {err}", file=sys.stderr)
+        return 2
     from agents.cli import HelpFormatter, prog
 
-    ap = argparse.ArgumentParser(prog=prog("cardtable"), description=__doc__, formatter_class=HelpFormatter)
+    name = prog("cardtable")  # cardtable, or python -m cardtable
+    about = (__doc__ or "").replace("::\n", ":\n").replace("python -m cardtable", name)
+    ap = argparse.ArgumentParser(prog=name, description=about, formatter_class=HelpFormatter)
     ap.add_argument("--host", default="127.0.0.1")
     ap.add_argument("--port", type=int, default=8000)
     ap.add_argument("--data", default="./data", help="folder of the SQLite file (created if missing)")
@@ -65,8 +94,8 @@ def main(argv: list[str] | None = None) -> int:
                          "on a machine of its own, 10 puts people's moves before searches)")
     ap.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     ap.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
-                    help="also take sockets and new rooms from pages of this origin "
-                         "(https://host[:port]; repeatable); by default only the table's own pages")
+                    help="also take sockets and new rooms from pages of this origin, https://host[:port]; "
+                         "repeatable (default: only the table's own pages)")
     ap.add_argument("--operator-token", default=os.environ.get("CARDTABLE_OPERATOR_TOKEN"), metavar="TOKEN",
                     help="turn on GET /api/export (every finished game's record) for whoever sends this "
                          "token as Authorization: Bearer TOKEN; at least 16 characters; better given as "
@@ -75,26 +104,25 @@ def main(argv: list[str] | None = None) -> int:
     d = Settings()
     limits = ap.add_argument_group("limits (docs/table.md says what each does)")
     limits.add_argument("--rooms-per-hour", type=positive, default=d.rooms_per_hour, metavar="N",
-                        help=f"rooms one client address may create per hour (default {d.rooms_per_hour})")
+                        help="rooms one client address may create per hour")
     limits.add_argument("--max-rooms", type=positive, default=d.max_rooms, metavar="N",
-                        help=f"rooms held at once; a new one beyond is refused until some expire "
-                             f"(default {d.max_rooms})")
+                        help="rooms held at once; a new one beyond is refused until some expire")
     limits.add_argument("--conns-per-address", type=positive, default=d.conns_per_address, metavar="N",
-                        help=f"sockets open at once from one client address (default {d.conns_per_address})")
+                        help="sockets open at once from one client address")
     limits.add_argument("--max-conns", type=positive, default=d.max_conns, metavar="N",
-                        help=f"sockets open at once in all (default {d.max_conns})")
+                        help="sockets open at once in all")
     limits.add_argument("--handshake-timeout", type=duration, default=d.handshake_seconds, metavar="TIME",
-                        help=f"a socket that sends no hello within this is closed (default "
-                             f"{d.handshake_seconds:g}s)")
+                        help="a socket that sends no hello within this is closed "
+                             f"(default: {span(d.handshake_seconds)})")
     limits.add_argument("--expire-waiting", type=duration, default=d.expire_waiting, metavar="TIME",
                         help="a room where no game was dealt expires after this with nobody connected "
-                             "(default 1d; 90, 30m, 12h, 7d)")
+                             f"(default: {span(d.expire_waiting)}; a duration such as 90, 30m, 12h or 7d)")
     limits.add_argument("--expire-idle", type=duration, default=d.expire_idle, metavar="TIME",
                         help="any room expires after this with nobody connected and nothing played; its "
-                             "finished games' records are kept (default 7d)")
+                             f"finished games' records are kept (default: {span(d.expire_idle)})")
     limits.add_argument("--host-grace", type=duration, default=d.host_grace, metavar="TIME",
                         help=f"how long the host may be away before the host role passes to a person at the "
-                             f"table (default {d.host_grace:g}s)")
+                             f"table (default: {span(d.host_grace)})")
     ap.add_argument("--forwarded-allow-ips", default=None, metavar="IPS",
                     help="behind a reverse proxy: the proxy's addresses (comma-separated), whose "
                          "X-Forwarded-For then gives the client's address for the per-address limits "
@@ -119,9 +147,18 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as err:
         ap.error(f"--worker-nice: {err}")
 
-    import uvicorn
+    try:  # all of the web extra now, not at the first socket (websockets) or rules page (markdown_it)
+        import markdown_it  # noqa: F401
+        import uvicorn
+        import websockets  # noqa: F401
 
-    from .app import create_app
+        from .app import create_app
+    except ImportError as err:
+        message = missing_web_extra(err)
+        if message is None:
+            raise
+        print(f"cardtable: error: {message}", file=sys.stderr)
+        return 2
     from .store import StorageError, Store
 
     try:  # a damaged file stops the server here, loudly, before anything is served

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.cli import HelpFormatter, prog
+from agents.cli import SAYS_DEFAULT, HelpFormatter, prog
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -55,3 +55,71 @@ def test_prog_names_the_console_script_or_the_module(monkeypatch: pytest.MonkeyP
     assert prog("agents.play") == "cardenvs-play"
     monkeypatch.setattr("sys.argv", ["/x/agents/play.py"])
     assert prog("agents.play") == "python -m agents.play"
+
+
+#: each command line: (its module, its console script, the shim of cardenvs.cli that runs it)
+COMMANDS = [("agents.play", "cardenvs-play", "play"), ("agents.evaluation", "cardenvs-evaluate", "evaluate"),
+            ("agents.demo", "cardenvs-demo", "demo"), ("cardtable.__main__", "cardtable", None)]
+
+
+def _help(module: str, argv0: str, monkeypatch: pytest.MonkeyPatch,
+          capsys: pytest.CaptureFixture[str]) -> str:
+    """``--help`` of ``module``'s main as run with ``sys.argv[0] == argv0``."""
+    if module.startswith("cardtable"):
+        pytest.importorskip("starlette")
+    monkeypatch.setattr("sys.argv", [argv0, "--help"])
+    main = __import__(module, fromlist=["main"]).main
+    with pytest.raises(SystemExit) as done:
+        main(["--help"])
+    assert done.value.code == 0
+    return capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("module", "script", "shim"), COMMANDS)
+def test_help_names_the_console_script_or_the_module_and_nothing_else(
+        module: str, script: str, shim: str | None, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    as_module = "python -m " + module.removesuffix(".__main__")
+    text = _help(module, f"/venv/bin/{script}", monkeypatch, capsys)
+    assert text.startswith(f"usage: {script} ") and as_module not in text, text
+    text = _help(module, f"/x/{module.replace('.', '/')}.py", monkeypatch, capsys)
+    assert text.startswith(f"usage: {as_module} "), text
+    assert f"usage: {script} " not in text and f"\n    {script} " not in text
+    if shim is not None:  # the console script's entry point (cardenvs.cli) shows the same
+        import cardenvs.cli
+
+        monkeypatch.setattr("sys.argv", [f"/venv/bin/{script}"])
+        with pytest.raises(SystemExit):
+            getattr(cardenvs.cli, shim)(["--help"])
+        assert capsys.readouterr().out.startswith(f"usage: {script} ")
+
+
+@pytest.mark.parametrize(("module", "script", "shim"), COMMANDS)
+def test_help_says_each_default_once_and_points_at_shipped_files(
+        module: str, script: str, shim: str | None, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    text = _help(module, f"/venv/bin/{script}", monkeypatch, capsys)
+    options = re.split(r"\n(?=  -)", text)[1:]  # one block per option, its wrapped help included
+    assert len(options) >= 4
+    for block in options:
+        assert len(SAYS_DEFAULT.findall(" ".join(block.split()))) <= 1, block
+    assert "docs/rules" not in text  # not in the wheel; the rules are cardenvs/<game>/RULES.md
+
+
+def test_play_shows_the_shipped_rules_document() -> None:
+    from agents.play import rules_text
+
+    text = rules_text("line_v0")
+    assert text.startswith("## 1. The rules for a player") and "## 2." not in text
+    assert text.rstrip(")").endswith(("line.md", "RULES.md"))
+    shipped = ROOT / "cardenvs" / "line" / "RULES.md"
+    assert Path(text.rstrip(")").rpartition(": ")[2]) == shipped.resolve()
+
+
+def test_cardtable_durations_in_help_read_as_typed() -> None:
+    pytest.importorskip("starlette")
+    from cardtable.__main__ import duration, span
+
+    for seconds in (10.0, 15.0, 90.0, 1800.0, 86400.0, 604800.0, 0.5):
+        assert duration(span(seconds)) == seconds
+    assert [span(s) for s in (10.0, 90.0, 1800.0, 86400.0, 604800.0)] == ["10s", "90s", "30m", "1d", "7d"]
