@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import logging
 import statistics
 import tempfile
 import time
@@ -181,6 +182,13 @@ def main(argv: list[str] | None = None) -> int:
                                   train_batch_size=args.train_batch_size, minibatch_size=args.minibatch_size,
                                   num_epochs=args.epochs, lr=args.lr, gamma=args.gamma,
                                   entropy_coeff=args.entropy, seed=args.seed)
+        if args.address is None:
+            # on one machine a failed env runner is a bug to see, not a fault to ride out; and
+            # restartable runners make Ray's core print an error-level line about their
+            # constructor arguments (ray-project/ray#53727) at every start
+            config = config.fault_tolerance(restart_failed_env_runners=False)
+        # Tune's system monitor asks for GPUtil at every start (a WARNING line); no GPU is used here
+        logging.getLogger("ray.tune.utils.util").setLevel(logging.ERROR)
         algo = config.build_algo()
         meta = {"trainer": "rllib-ppo",
                 "opponents": ",".join(args.opponents) or "self-play"}

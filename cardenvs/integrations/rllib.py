@@ -50,6 +50,7 @@ nodes get the same code as the driver.
 from __future__ import annotations
 
 import importlib
+import logging
 import sys
 import warnings
 from collections.abc import Callable, Mapping, Sequence
@@ -61,6 +62,7 @@ import gymnasium
 import numpy as np
 
 import cardenvs
+from cardenvs._agents_import import import_agents
 from cardenvs.core.env import ILLEGAL_ACTION_MODES, CardGameEnv
 from cardenvs.core.game import OptionError
 
@@ -351,7 +353,10 @@ def runtime_env(extra: Mapping[str, Any] | None = None,
     """
     modules: list[str] = [str(Path(cardenvs.__file__).resolve().parent)]
     for pkg in packages:
-        mod = importlib.import_module(pkg) if isinstance(pkg, str) else pkg
+        if isinstance(pkg, str):  # "agents": the distribution's, or an error naming what shadows it
+            mod = import_agents() if pkg == "agents" else importlib.import_module(pkg)
+        else:
+            mod = pkg
         if mod.__file__ is None:
             raise ValueError(f"{mod.__name__} is not a regular package: it cannot be shipped to Ray workers")
         modules.append(str(Path(mod.__file__).resolve().parent))
@@ -379,7 +384,16 @@ def init_ray(address: str | None = None, num_cpus: int | None = None,
         kwargs["num_cpus"] = num_cpus
     elif address is not None:
         kwargs.pop("include_dashboard")
-    return ray.init(address=address, **kwargs)
+    # A new local Ray turns token authentication on by itself (a token in ~/.ray/auth_token)
+    # and says so in a WARNING line at every start; the authentication stays on, the line goes
+    # (Ray's own logger, quiet for the call only).  docs/training/rllib.md explains the rest.
+    notice = logging.getLogger("ray._private.authentication.authentication_token_setup")
+    level = notice.level
+    notice.setLevel(logging.ERROR)
+    try:
+        return ray.init(address=address, **kwargs)
+    finally:
+        notice.setLevel(level)
 
 
 def ppo_config(env_config: Mapping[str, Any], *, env: str = DEFAULT_NAME,
