@@ -4,7 +4,7 @@
     python3 dev.py demo       # set up .venv, then agents play a rendered game of Line
     python3 dev.py test       # set up .venv (test extras; Debian chromium); ruff, mypy, the suite, the docs
     python3 dev.py docs       # build the docs site (strict), serve it at http://127.0.0.1:8001/
-                              #   (--no-serve: build only, for CI; --port, --host)
+                              #   (--no-serve: build only; --full: read every page afresh; --port, --host)
     python3 dev.py notebooks  # execute every notebook (--quick: tiny budgets); copies in results/notebooks/
     python3 dev.py soak       # the slow soak tests (marked `slow`)
     python3 dev.py bench      # the speed benchmark table (--compare: against the peers)
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -48,17 +49,20 @@ def setup(extras: str) -> None:
     """Create the virtual environment and install the package with ``extras``."""
     if not PY.exists() and run([sys.executable, "-m", "venv", str(VENV)]) != 0:
         sys.exit("could not create .venv (is the python3 venv module installed?)")
-    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + extras.encode()).hexdigest()
+    project = (ROOT / "pyproject.toml").read_bytes()
+    # one stamp per extra, so `dev.py docs` after `dev.py test` (whose extras include docs)
+    # installs nothing: an extra is installed once per version of pyproject.toml
+    names = ["", *(e.strip() for e in extras.split(",") if e.strip())]  # "": the package itself
+    wanted = [hashlib.sha256(project + name.encode()).hexdigest() for name in names]
     stamp = VENV / ".cardenvs-installed"
     have = stamp.read_text().split() if stamp.exists() else []
-    if digest in have:
+    if all(d in have for d in wanted):
         return
     pip: list[str | Path] = [PY, "-m", "pip", "install", "--disable-pip-version-check", "-q"]
     # torch is pinned to 2.13.0 (a CPU build); nothing here may pull another torch
     if run([*pip, "-e", f".[{extras}]"]) != 0:
         sys.exit(f"installing cardenvs[{extras}] failed")
-    # a wider install (more extras) also satisfies the narrower ones it contains
-    stamp.write_text(" ".join([*have, digest]))
+    stamp.write_text(" ".join([*have, *(d for d in wanted if d not in have)]))
 
 
 #: the browser tests' Debian packages and the programs they provide
@@ -100,9 +104,15 @@ def docs(args: list[str]) -> int:
     ap.add_argument("--no-serve", action="store_true", help="only build (what CI wants)")
     ap.add_argument("--host", default="127.0.0.1", help="address to serve on (default: 127.0.0.1)")
     ap.add_argument("--port", type=int, default=8001, help="port to serve on (default: 8001)")
+    ap.add_argument("--full", action="store_true",
+                    help="read every page afresh (the test suite's build); by default only pages whose "
+                         "sources changed since the last good build are read again")
     opts = ap.parse_args(args)
     setup("docs")
-    if run([PY, "-m", "sphinx", *SPHINX_FLAGS, "docs", DOCS_OUT]) != 0:
+    flags = SPHINX_FLAGS if opts.full else [f for f in SPHINX_FLAGS if f != "-E"]
+    if run([PY, "-m", "sphinx", *flags, "docs", DOCS_OUT]) != 0:
+        # an incremental build would skip the pages that warned: the next one reads all
+        shutil.rmtree(DOCS_OUT / ".doctrees", ignore_errors=True)
         print("the docs build failed: each warning above names the file and what broke "
               "(docs/contributing-docs.md lists the usual fixes)", flush=True)
         return 1

@@ -4,7 +4,8 @@ A flat policy sees the whole observation vector and must learn, separately for e
 a game's action ids, what makes that move good.  A scorer policy adds a second path:
 for each *legal* action it computes a short vector of facts from the player's View
 (:func:`action_features`) and scores it with one MLP shared by all actions, so what it
-learns about "a move that fits my line" carries over to every card that does.
+learns about "a move that fits my line" carries over to every card that does.  The
+logits::
 
     logit[a] = trunk(obs * scale)[a] + head(features(view, a))      for legal a
 

@@ -7,6 +7,7 @@ with a broken link shows that such a link fails the build, naming the file.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -70,3 +71,27 @@ def test_results_files_get_a_title() -> None:
     assert cardenvs_docs.lift_headings(text, "x") == "# a, 2 players\n\n## b\n\n```\n### not a heading\n```\n"
     assert cardenvs_docs.lift_headings("| a | b |\n", "Speed").startswith("# Speed\n\n| a | b |")
     assert cardenvs_docs.lift_headings("# Title\n\n## b\n", "x") == "# Title\n\n## b\n"
+
+
+def test_code_in_a_docstring_without_a_literal_marker_fails_the_build(tmp_path: Path) -> None:
+    """An indented example after a line without ``::`` renders as a quote of prose: an error."""
+    src = tmp_path / "src"
+    (src / "games").mkdir(parents=True)
+    for game in ("line", "lineit", "rummy432"):
+        (src / "games" / f"{game}.md").write_text(f"# {game}\n")
+    pkg = tmp_path / "mods"
+    pkg.mkdir()
+    (pkg / "quoted_example.py").write_text('"""A module.\n\nAn example:\n\n    result = run("x")\n\n'
+                                           'Another::\n\n    fine = "code"\n"""\n')
+    (src / "index.md").write_text("# Home\n\n```{eval-rst}\n.. automodule:: quoted_example\n```\n\n"
+                                  "> a quote on a page is meant\n\n"
+                                  "```{toctree}\ngames/line\ngames/lineit\ngames/rummy432\n```\n")
+    env = {**os.environ, "PYTHONPATH": f"{pkg}{os.pathsep}{ROOT}"}
+    done = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-n", "-q", "-E", "-b",
+                           "html", "-c", str(DOCS), str(src), str(tmp_path / "out")],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600, env=env)
+    text = done.stdout + done.stderr
+    assert done.returncode != 0
+    warnings = [line for line in text.splitlines() if "renders as a quote" in line]
+    assert len(warnings) == 1, text[-3000:]  # the example, not the '::' block nor the page's quote
+    assert "quoted_example" in warnings[0] and "result = run" in warnings[0]

@@ -17,6 +17,10 @@
   ``cardenvs.core.game.Game``); a reference to the public name finds that entry
   (:func:`resolve_reexport`).  A name that leads nowhere stays a missing reference, which
   the strict build reports.
+* **Code in docstrings renders as code.**  An indented block in a docstring that is not
+  introduced by ``::`` (or a directive) becomes a block quote: the example runs on as
+  prose with curly quotes.  Every block quote that comes from a docstring is a warning
+  (:func:`check_docstring_quotes`), so an error in the strict build.
 """
 
 from __future__ import annotations
@@ -127,8 +131,23 @@ def resolve_reexport(app: Sphinx, env: Any, node: Any, contnode: Any) -> Any:
     return domain.resolve_xref(env, node["refdoc"], app.builder, node["reftype"], canonical, node, contnode)
 
 
+def check_docstring_quotes(app: Sphinx, doctree: Any) -> None:
+    """Warn of each block quote made from a docstring (see the module docstring)."""
+    from docutils import nodes
+
+    for quote in doctree.findall(nodes.block_quote):
+        source = quote.source or ""
+        if "docstring of" not in source:
+            continue  # a Markdown page's "> " quotes are meant
+        text = quote.astext().strip().split("\n", 1)[0]
+        log.warning(f"an indented block renders as a quote, not code: {text[:60]!r}; end the line "
+                    "before it with '::' (or use a code-block directive)",
+                    location=quote, type="cardenvs", subtype="docstring-quote")
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", write_specs)
+    app.connect("doctree-read", check_docstring_quotes)
     app.connect("source-read", title_results)
     app.connect("missing-reference", resolve_reexport)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
