@@ -33,6 +33,9 @@ pytestmark = [pytest.mark.browser,
 
 #: the longest a whole game may take in these tests (seconds)
 GAME_TIMEOUT = 150
+#: a whole game's first turns are played by taps, the rest through the page's client:
+#: taps cost about a second a turn and every kind of move is tapped in the players' tests
+TAPPED_TURNS = 8
 
 
 @pytest.fixture(scope="module")
@@ -61,9 +64,10 @@ def check_privacy(a: Any, b: Any, seat_a: int, seat_b: int) -> None:
     assert set(K.room_state(b)["table"]["view"]["hand"]) == hand_b
 
 
-def rummy_taps(drv: Any) -> None:
+def rummy_taps(drv: Any, play: Any = K.play_by_taps) -> None:
     """B's way of playing: draw (or take a card that pairs), then throw the loosest card,
-    or finish when a finish is offered; always by tapping and pressing buttons."""
+    or finish when a finish is offered; by tapping and pressing buttons (``play``:
+    :func:`K.play_by_send` for the long middle of a game)."""
     moves = K.moves(drv)
     texts = [m["text"] for m in moves]
     if "draw" in texts or "take" in texts:
@@ -72,19 +76,19 @@ def rummy_taps(drv: Any) -> None:
         ranks = [c >> 2 for c in hand]
         take = [m for m in moves if m["text"] == "take"]
         if take and top >= 0 and ranks.count(top >> 2) >= 1:
-            K.play_by_taps(drv, take[0])
+            play(drv, take[0])
         else:
-            K.play_by_taps(drv, next(m for m in moves if m["text"] in ("draw", "take")))
+            play(drv, next(m for m in moves if m["text"] in ("draw", "take")))
         return
     finish = [m for m in moves if m["text"].startswith("finish")]
     if finish:
-        K.play_by_taps(drv, finish[0])
+        play(drv, finish[0])
         return
     hand = K.room_state(drv)["table"]["view"]["hand"]
     ranks = [c >> 2 for c in hand]
     throws = [m for m in moves if m["text"].startswith("throw")]
     throws.sort(key=lambda m: (ranks.count(m["cards"][0] >> 2), -(m["cards"][0] >> 2)))
-    K.play_by_taps(drv, throws[0])
+    play(drv, throws[0])
 
 
 def play_advised(drv: Any) -> str:
@@ -151,7 +155,7 @@ def test_rummy_two_friends_by_link_with_coach(base: str, browsers: list[Any]) ->
         wait_hand(d, "the dealt hands")
     check_privacy(a, b, 0, 1)
 
-    advised = []
+    advised: list[str] = []
     rounds_seen = set()
     privacy_checks = 0
     b_turns = 0
@@ -170,12 +174,15 @@ def test_rummy_two_friends_by_link_with_coach(base: str, browsers: list[Any]) ->
                     check_privacy(a, b, 0, 1)
                     privacy_checks += 1
                 if drv is a:
-                    advised.append(play_advised(a))
+                    if len(advised) < TAPPED_TURNS:
+                        advised.append(play_advised(a))
+                    else:
+                        rummy_taps(a, K.play_by_send)
                 else:
                     b_turns += 1
                     if b_turns == 2:
                         leave_and_take_back(a)
-                    rummy_taps(b)
+                    rummy_taps(b, K.play_by_taps if b_turns <= TAPPED_TURNS else K.play_by_send)
         time.sleep(0.02)
         assert not K.errors(a) and not K.errors(b), (K.errors(a), K.errors(b))
 
@@ -216,7 +223,8 @@ def solo_game(base: str, browsers: list[Any], game: str, players: int, pick: Any
     while not K.game_over(a):
         assert time.monotonic() < deadline, f"the {game} game did not end in time"
         if K.my_turn(a):
-            K.play_by_taps(a, pick(K.moves(a), rng))
+            play = K.play_by_taps if turns < TAPPED_TURNS else K.play_by_send
+            play(a, pick(K.moves(a), rng))
             turns += 1
             if midgame is not None and turns == 4:
                 midgame(a)
