@@ -1,4 +1,4 @@
-"""Measure any policy against the ladder in one call: :func:`evaluate`.
+"""Measure any policy against the ladder in one call: :func:`evaluate`::
 
     import agents
     result = agents.evaluate(my_policy, env_name, against=["greedy", "planner"], games=200)
@@ -14,12 +14,24 @@ The command line does the same (``cardenvs-evaluate``, or ``python -m agents.eva
   (``{"observation": float32 vector, "action_mask": int8 vector}``) returning an action id;
 * an :class:`~agents.base.Agent` (``make_agent(...)``, your own subclass), or any object
   with ``choose(game, view, legal)`` or PettingZoo's ``act(observation)``;
-* a Stable-Baselines3 / sb3-contrib model (``MaskablePPO``, ``PPO``, ``A2C``, ``DQN`` on
-  the flat observation), played deterministically among the legal moves
-  (:class:`SB3Policy`; pass ``SB3Policy(model, obs_scale=...)`` for a model trained on
-  scaled observations);
+* a Stable-Baselines3 / sb3-contrib model of a discrete-action algorithm, played
+  deterministically among the legal moves (:class:`SB3Policy`), on the observation design
+  it was trained on, told by the shape of its observation space:
+
+  - ``MaskablePPO(ActionScorerPolicy, ...)`` on ``observation="action_features"`` (the
+    training recipe, :mod:`agents.feature_sb3`);
+  - ``MaskablePPO("MlpPolicy", ...)`` or ``MaskablePPO(**fast_ppo_kwargs(...))`` (the
+    sparse head, :mod:`agents.sparse_policy`) on the flat vector, also when trained on
+    scaled observations (``SingleAgentEnv(obs_scale=...)``, ``experiments/train.py``: the
+    factors are read from the model's bounds, or pass ``SB3Policy(model, obs_scale=...)``);
+  - any of these on ``observation="planes"``;
+  - ``PPO``, ``A2C`` (their logits) and ``DQN`` (its Q-values), masked to the legal moves;
+
+  masked models pick what ``model.predict(obs, action_masks=mask, deterministic=True)``
+  picks on their own observation of the position;
 * a policy file: an exported ``.npz`` (``experiments/train.py --export``,
-  ``agents.trained.export_sb3``, the shipped ``agents/policies/*.npz``) or an SB3 ``.zip``;
+  ``agents.trained.export_sb3``, ``agents.feature_sb3.export_policy``, the shipped
+  ``agents/policies/*.npz``) or the SB3 ``.zip`` of any model above (``model.save``);
 * a level name (``"planner"``, ``"trained"``, ``"policy:FILE.npz"``), to place a level itself.
 
 **The games.** Against each level in ``against``, ``games`` games: the policy takes one
@@ -44,6 +56,7 @@ rating; their scores stand.
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import math
 import sys
@@ -52,10 +65,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import gymnasium
 import numpy as np
 
 import cardenvs
+from cardenvs.core.game import Game, OptionError
 from cardenvs.core.loop import PlayerLike
+from cardenvs.core.observers import OBSERVATIONS, Observer, check_observation
 
 from .cli import HelpFormatter
 from .knowledge import Reference, spec
@@ -77,30 +93,157 @@ POLICY_LABEL = "<policy>"
 # ----------------------------------------------------------------------------- policies
 
 
-class SB3Policy:
-    """A Stable-Baselines3 / sb3-contrib model as a player: its most probable legal move.
+#: ``SB3Policy(model)``'s default ``obs_scale``: read the factors from the model's bounds
+AUTO = "auto"
 
-    Works with the models of discrete-action algorithms on the flat observation vector:
-    actor-critic policies (``MaskablePPO``, ``PPO``, ``A2C``: the logits of the action
-    distribution) and Q-networks (``DQN``: the Q-values), with the illegal moves masked
-    out, so a policy trained without masks still plays legally.  ``obs_scale``: the
-    per-feature factors the model was trained with, if any
-    (``cardenvs.core.wrappers.observation_scale``).  Only the policy network is kept, so
-    the player pickles to worker processes without the model's environment.
+
+def _bounds_equal(space: Any, low: np.ndarray, high: np.ndarray) -> bool:
+    return bool(np.array_equal(space.low, low) and np.array_equal(space.high, high))
+
+
+def inferred_scale(space: Any, game: Game[Any, Any]) -> np.ndarray | None:
+    """The per-feature factors of a flat model trained on scaled observations, read from its
+    observation space, or ``None`` for raw observations.
+
+    ``SingleAgentEnv(obs_scale=s)`` (``experiments/train.py``, :func:`observation_scale
+    <cardenvs.core.wrappers.observation_scale>`) trains on ``obs * s`` in the ``Box``
+    ``(low * s, high * s)`` of the game's bounds, so the factors are the ratio of the two.
+    ``None`` when the bounds are the game's own at this table or another seat count
+    (unscaled), or are no rescaling of them by factors in ``(0, 1]`` (another wrapper).
+    """
+    low, high = game.observation_bounds()
+    if space.shape != low.shape:
+        return None
+    cls = type(game)
+    for n in range(cls.min_players, cls.max_players + 1):
+        try:
+            other = (low, high) if n == game.num_players else cls(n, **game.options).observation_bounds()
+        except OptionError:  # these options do not seat n players
+            continue
+        if _bounds_equal(space, *other):
+            return None
+    low, high = low.astype(np.float64), high.astype(np.float64)
+    mlow, mhigh = np.asarray(space.low, np.float64), np.asarray(space.high, np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        by_high = np.where(high != 0, mhigh / high, np.nan)
+        by_low = np.where(low != 0, mlow / low, np.nan)
+    both = ~np.isnan(by_high) & ~np.isnan(by_low)
+    if not np.allclose(by_high[both], by_low[both], rtol=1e-5, atol=0):
+        return None
+    scale = np.where(np.isnan(by_high), by_low, by_high)
+    scale = np.where(np.isnan(scale), 1.0, scale)  # both bounds 0: the entry is always 0
+    if not (np.all(np.isfinite(scale)) and np.all(scale > 0) and np.all(scale <= 1 + 1e-6)):
+        return None
+    return scale.astype(np.float32)
+
+
+@dataclass
+class ModelTable:
+    """How an :class:`SB3Policy` reads one table: the model's observation design, its encoder
+    and the factors its inputs are scaled by."""
+
+    design: str
+    observer: Observer
+    scale: np.ndarray | None
+
+    def encode(self, view: Any, legal: Sequence[int]) -> np.ndarray:
+        """The model's observation of a decision: the View in its design, scaled."""
+        obs = self.observer.encode(view, legal)
+        return obs if self.scale is None else obs * self.scale
+
+
+class SB3Policy:
+    """A Stable-Baselines3 / sb3-contrib model as a player: the move its policy picks.
+
+    It plays models of discrete-action algorithms on every observation design of the
+    environments (:data:`~cardenvs.core.observers.OBSERVATIONS`): the flat vector
+    (``"MlpPolicy"``, ``fast_ppo_kwargs``' sparse policy), the ``"planes"`` array and the
+    ``"action_features"`` matrix (:class:`agents.feature_sb3.ActionScorerPolicy`, the
+    training recipe's).  At each decision it builds the model's own observation from the
+    player's View (:meth:`choose`; the design is told by the shape of the model's
+    observation space, or by ``observation``) and picks
+
+    * for masked policies (``MaskablePPO``): what ``model.predict(obs, action_masks=mask,
+      deterministic=True)`` picks;
+    * for the others (``PPO``, ``A2C``: the logits of the action distribution; ``DQN``: the
+      Q-values): the legal action of the highest score (the lowest id among equals), so a
+      policy trained without masks still plays legally.
+
+    ``obs_scale`` (flat observations only): the per-feature factors the model was trained
+    with (``cardenvs.core.wrappers.observation_scale``); by default (``"auto"``) they are
+    read from the model's bounds (:func:`inferred_scale`) on the table it is played on;
+    ``None`` plays raw observations.  Only the policy network is kept, so the player
+    pickles to worker processes without the model's environment.
     """
 
-    def __init__(self, model: Any, obs_scale: np.ndarray | None = None, name: str | None = None) -> None:
+    def __init__(self, model: Any, obs_scale: np.ndarray | str | None = AUTO, name: str | None = None,
+                 observation: str | None = None) -> None:
         self.policy = model.policy
-        self.obs_scale = None if obs_scale is None else np.asarray(obs_scale, np.float32)
+        if isinstance(obs_scale, str) and obs_scale != AUTO:
+            raise ValueError(f"obs_scale must be an array, None or {AUTO!r}, got {obs_scale!r}")
+        keep = obs_scale is None or isinstance(obs_scale, str)
+        self.obs_scale: np.ndarray | str | None = obs_scale if keep else np.asarray(obs_scale, np.float32)
+        self.observation = None if observation is None else check_observation(observation)
         self.name = name or type(model).__name__
+        self.masked = "action_masks" in inspect.signature(self.policy.predict).parameters
+        self._tables: dict[tuple[Any, ...], ModelTable] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_tables"] = {}  # rebuilt on first use, from the game the worker plays
+        return state
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The shape of the model's observations."""
+        return tuple(self.policy.observation_space.shape or ())
+
+    def design(self, game: Game[Any, Any]) -> str:
+        """The observation design the model reads at ``game``'s table (``ValueError``, naming
+        the designs and their shapes, when none fits)."""
+        space = self.policy.observation_space
+        shapes = {name: Observer(game, name).shape for name in OBSERVATIONS}
+        listed = ", ".join(f"{name} {shape}" for name, shape in shapes.items())
+        where = f"{game.env_name} with {game.num_players} players"
+        if not isinstance(space, gymnasium.spaces.Box):
+            raise ValueError(f"{self.name} reads {type(space).__name__} observations; SB3Policy plays "
+                             f"models on the Box of one observation design ({where}: {listed})")
+        wanted, told = self.observation, f" (told: {self.observation})"
+        if wanted is None and any(c.__name__ == "ActionScorerPolicy" for c in type(self.policy).__mro__):
+            wanted, told = "action_features", " (an ActionScorerPolicy: action_features)"
+        fits = [name for name, shape in shapes.items() if shape == self.shape and wanted in (None, name)]
+        if len(fits) != 1:
+            told = told if wanted else ""
+            why = ("fits none" if not fits else
+                   f"fits several ({', '.join(fits)}: pass SB3Policy(model, observation=...))")
+            raise ValueError(f"{self.name} reads observations of shape {self.shape}{told}, which {why} "
+                             f"of the designs SB3Policy plays ({where}: {listed}); was it trained on "
+                             "another game or table?")
+        return fits[0]
+
+    def bind(self, game: Game[Any, Any]) -> ModelTable:
+        """How the model reads ``game``'s table (made once per table, then kept)."""
+        key = (type(game), game.num_players, repr(sorted(game.options.items())))
+        table = self._tables.get(key)
+        if table is None:
+            design = self.design(game)
+            scale: np.ndarray | None = None
+            if isinstance(self.obs_scale, np.ndarray):
+                if design != "flat" or self.obs_scale.shape != self.shape:
+                    raise ValueError(f"obs_scale applies to flat observations of shape {self.shape}; "
+                                     f"{self.name} reads {design} (obs_scale {self.obs_scale.shape})")
+                scale = self.obs_scale
+            elif self.obs_scale == AUTO and design == "flat":
+                scale = inferred_scale(self.policy.observation_space, game)
+            table = self._tables[key] = ModelTable(design, Observer(game, design), scale)
+        return table
 
     def scores(self, observation: np.ndarray) -> np.ndarray:
-        """The network's score of every action (logits or Q-values) for one observation."""
+        """The network's score of every action (logits or Q-values) for one observation of
+        the model's design, as the model reads it (scaled already)."""
         import torch
 
         obs = np.asarray(observation, np.float32)
-        if self.obs_scale is not None:
-            obs = obs * self.obs_scale
         with torch.no_grad():
             tensor, _ = self.policy.obs_to_tensor(obs)
             if hasattr(self.policy, "q_net"):
@@ -109,14 +252,42 @@ class SB3Policy:
                 out = self.policy.get_distribution(tensor).distribution.logits
         return np.asarray(out[0].cpu().numpy(), np.float64)
 
-    def act(self, observation: Mapping[str, np.ndarray]) -> int:
-        """The legal action with the highest score (the lowest id among equals)."""
-        mask = np.asarray(observation["action_mask"], bool)
+    def pick(self, observation: np.ndarray, mask: np.ndarray) -> int:
+        """The model's move for one observation as it reads it and the boolean legal mask."""
+        mask = np.asarray(mask, bool)
         if not mask.any():
             raise ValueError("the action mask has no legal action: this player is not to move")
-        z = self.scores(observation["observation"])
-        z[~mask] = -np.inf
-        return int(np.argmax(z))
+        obs = np.asarray(observation, np.float32)
+        if self.masked:
+            action, _ = self.policy.predict(obs, action_masks=mask, deterministic=True)
+            move = int(np.asarray(action).reshape(-1)[0])
+        else:
+            z = self.scores(obs)
+            z[~mask] = -np.inf
+            move = int(np.argmax(z))
+        if not mask[move]:
+            raise ValueError(f"{self.name} picked action {move}, which is not legal")
+        return move
+
+    def choose(self, game: Game[Any, Any], view: Any, legal: list[int]) -> int:
+        """The model's move at a decision, from its observation of the player's View."""
+        mask = np.zeros(game.num_actions, bool)
+        mask[legal] = True
+        return self.pick(self.bind(game).encode(view, legal), mask)
+
+    def act(self, observation: Mapping[str, np.ndarray]) -> int:
+        """The model's move from the dict ``env.last()`` gives, for an environment built with
+        the model's design (the flat default, or ``observation=...``); ``obs_scale``, if an
+        array, scales it (``"auto"`` needs the table: :meth:`choose` reads it)."""
+        obs = np.asarray(observation["observation"], np.float32)
+        if obs.shape != self.shape:
+            raise ValueError(f"{self.name} reads observations of shape {self.shape}, got {obs.shape}: "
+                             "give it the observation of an environment built with its design "
+                             "(observation=...), or let it choose from the View (agents.evaluate, "
+                             "play_game)")
+        if isinstance(self.obs_scale, np.ndarray):
+            obs = obs * self.obs_scale
+        return self.pick(obs, observation["action_mask"])
 
 
 def _is_sb3_model(obj: Any) -> bool:
@@ -399,6 +570,8 @@ def evaluate(
     if len(set(levels)) != len(levels):
         raise ValueError(f"against names a level twice: {levels}")
     label, player, shown = resolve_policy(policy, env_name)
+    if isinstance(player, SB3Policy):
+        player.bind(table)  # the model's observation design: a clear error here, not in a worker
     if label in levels:
         raise ValueError(f"the policy is the level {label!r} itself; evaluate it against other levels")
     matches = schedule(env_name, label, levels, games, players, seed, options)
@@ -451,7 +624,7 @@ def main(argv: list[str] | None = None) -> int:
     """``cardenvs-evaluate``: :func:`evaluate` from the command line."""
     envs = list(cardenvs.ENVS)  # the registered games, named by their kits
     ap = argparse.ArgumentParser(
-        prog="cardenvs-evaluate", formatter_class=HelpFormatter,
+        prog=HelpFormatter.prog_name("agents.evaluation"), formatter_class=HelpFormatter,
         description="Play a policy against ladder levels; print each level's score with its 95% "
                     "Wilson interval and a rating on the ladder's openskill scale.",
         epilog="examples:\n"

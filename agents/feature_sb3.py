@@ -20,6 +20,7 @@ values, and it gives MaskablePPO exactly the masked softmax over the legal actio
                         observation="action_features")
     model = MaskablePPO(ActionScorerPolicy, venv, learning_rate=1e-3, n_steps=256, batch_size=512)
     model.learn(200_000, progress_bar=True)
+    agents.evaluate(model, env_name, against=["greedy"], games=200)  # the model (or its .zip) as it is
     export_policy(model, env_name).save("my_policy.npz")   # plays as "policy:my_policy.npz"
 
 The observation holds a row for every action id, so the rollout buffer grows with the

@@ -76,7 +76,10 @@ def test_every_kind_of_policy_is_accepted() -> None:
     assert level.scores["random"].games == policy_like.scores["random"].games == 8
 
 
+@pytest.mark.train
 def test_sb3_models_and_files(tmp_path: Path) -> None:
+    """A flat MaskablePPO model plays from the env's dict and in evaluate; every kind of SB3
+    model the docs train, move by move: tests/agents/test_evaluate_sb3.py."""
     sb3_contrib = pytest.importorskip("sb3_contrib")
     import gymnasium
     import torch
