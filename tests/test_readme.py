@@ -23,10 +23,9 @@ SNIPPETS = re.findall(r"```python\n(.*?)```", README, re.S)
 
 #: (text in a snippet, what the test runs instead): budgets a test can afford
 SMALLER: list[tuple[str, str]] = [
-    ('**fast_ppo_kwargs({"net_arch": [64, 64]}))',
-     '**fast_ppo_kwargs({"net_arch": [64, 64]}), n_steps=16, batch_size=32)'),
-    ("model.learn(200_000, progress_bar=True)", "model.learn(128)"),
-    ('against=["greedy"], games=40,', 'against=["greedy"], games=2,'),
+    ("n_steps=256, batch_size=1024,", "n_steps=16, batch_size=32,"),
+    ("model.learn(500_000, progress_bar=True)", "model.learn(128)"),
+    ('against=["greedy"], games=400)', 'against=["greedy"], games=2, verbose=False)'),
 ]
 #: modules a snippet needs beyond the dev extra
 NEEDS = {"sb3_contrib": ("torch", "sb3_contrib")}
