@@ -28,14 +28,16 @@ from pettingzoo.utils.wrappers.order_enforcing import (
     AECOrderEnforcingIterator,
 )
 
+from .beliefs import BeliefsMixin
 from .game import Game, IllegalActionError, OptionError
 from .observers import Observer, check_observation
+from .spaces import FastDiscrete
 
 #: what stepping an illegal action does: raise (and change nothing), or end the game
 ILLEGAL_ACTION_MODES = ("raise", "terminate")
 
 
-class CardGameEnv(AECEnv):
+class CardGameEnv(BeliefsMixin, AECEnv):
     """PettingZoo AEC environment driven by a :class:`Game` (set ``game_class``).
 
     Construction options: ``render_mode`` (``None``, ``"ansi"``, ``"human"``,
@@ -116,11 +118,14 @@ class CardGameEnv(AECEnv):
         self._observation_spaces: dict[str, gymnasium.spaces.Space] = {
             a: copy.deepcopy(obs_space) for a in self.possible_agents
         }
+        # gymnasium's Discrete, with a fast sample(mask) that draws what gymnasium's draws
         self._action_spaces: dict[str, gymnasium.spaces.Space] = {
-            a: gymnasium.spaces.Discrete(self.game.num_actions) for a in self.possible_agents
+            a: FastDiscrete(self.game.num_actions) for a in self.possible_agents
         }
-        # the seed of the last reset(seed=...), applied to the spaces when they are next used
-        self._space_seed: int | None = None
+        # the seeds of the last reset(seed=...) (agent i: seed + i) of the spaces not used
+        # since: each space is seeded when first reached
+        self._action_seeds: dict[str, int] = {}
+        self._observation_seeds: dict[str, int] = {}
         self._np_random: np.random.Generator | None = None
         self.state: Any = None
         self._zero_mask = np.zeros(self.game.num_actions, dtype=np.int8)
@@ -132,35 +137,46 @@ class CardGameEnv(AECEnv):
         self._own_observe = type(self).observe is CardGameEnv.observe and self.observer is None
 
     # ---------------------------------------------------------------- spaces
-    def _seed_spaces(self) -> None:
-        """Seed every agent's spaces from the last ``reset(seed=...)`` (agent ``i`` with
-        ``seed + i``).  Done on first use rather than in ``reset``: seeding eight spaces
-        costs more than a short game's steps, and most loops never sample a space."""
-        seed, self._space_seed = self._space_seed, None
-        if seed is not None:
-            for i, a in enumerate(self.possible_agents):
-                self._action_spaces[a].seed(seed + i)
-                self._observation_spaces[a].seed(seed + i)
+    # Each space is seeded from the last ``reset(seed=...)`` (agent ``i``'s with ``seed + i``)
+    # when it is first reached, not in ``reset``: seeding a space costs more than a step
+    # (a Dict observation space several), and most loops sample one agent's action space
+    # only, or none.  A space is seeded before any use, so its draws follow from the seed.
+
+    @staticmethod
+    def _seed_pending(spaces: dict[str, gymnasium.spaces.Space], seeds: dict[str, int]) -> None:
+        """Seed every space of ``spaces`` still waiting in ``seeds`` (emptied)."""
+        for a, seed in seeds.items():
+            spaces[a].seed(seed)
+        seeds.clear()
 
     @property
     def observation_spaces(self) -> dict[str, gymnasium.spaces.Space]:
         """Each agent's observation space (seeded by ``reset(seed=...)``)."""
-        if self._space_seed is not None:
-            self._seed_spaces()
+        if self._observation_seeds:
+            self._seed_pending(self._observation_spaces, self._observation_seeds)
         return self._observation_spaces
 
     @property
     def action_spaces(self) -> dict[str, gymnasium.spaces.Space]:
         """Each agent's action space (seeded by ``reset(seed=...)``)."""
-        if self._space_seed is not None:
-            self._seed_spaces()
+        if self._action_seeds:
+            self._seed_pending(self._action_spaces, self._action_seeds)
         return self._action_spaces
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space:
-        return self.observation_spaces[agent]
+        """``agent``'s observation space (seeded by ``reset(seed=...)``)."""
+        space = self._observation_spaces[agent]
+        if self._observation_seeds and agent in self._observation_seeds:
+            space.seed(self._observation_seeds.pop(agent))
+        return space
 
     def action_space(self, agent: str) -> gymnasium.spaces.Space:
-        return self.action_spaces[agent]
+        """``agent``'s action space (seeded by ``reset(seed=...)``); the README loop's
+        ``env.action_space(agent).sample(mask)`` calls it every step."""
+        space = self._action_spaces[agent]
+        if self._action_seeds and agent in self._action_seeds:
+            space.seed(self._action_seeds.pop(agent))
+        return space
 
     # ----------------------------------------------------------------- reset
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -178,7 +194,9 @@ class CardGameEnv(AECEnv):
         self._np_random = rng
         self.state = state
         if seed is not None:  # sampling the spaces is reproducible from reset(seed=...)
-            self._space_seed = seed
+            seeds = {a: seed + i for i, a in enumerate(self.possible_agents)}
+            self._action_seeds = seeds
+            self._observation_seeds = dict(seeds)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -200,6 +218,8 @@ class CardGameEnv(AECEnv):
             raise IllegalActionError(
                 f"{agent} must act: None is only for agents whose game has ended"
             )
+        if type(action) is np.int64:  # what sample() gives: the rules' fast path takes an int
+            action = int(action)
         # apply checks legality once and raises before any change
         try:
             self.game.apply(self.state, action, self._np_random)
@@ -352,6 +372,12 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
     before ``reset``, a warning for a step after the end, ``step`` between iterations)
     are PettingZoo's own.
     """
+
+    def __init__(self, env: AECEnv) -> None:
+        super().__init__(env)
+        # the README loop asks for the action space every step: the env's own method,
+        # bound here, answers in one call where the inherited one makes two
+        self.action_space = env.action_space
 
     def _guarded(self, name: str) -> Any:
         if not self._has_reset:

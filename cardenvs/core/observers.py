@@ -85,6 +85,21 @@ class Observer:
         self.space = gymnasium.spaces.Box(np.array(low, np.float32), np.array(high, np.float32),
                                           self.shape, np.float32)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What pickling and copying keep: the features module by name (modules do
+        not pickle), everything else as it is."""
+        state = self.__dict__.copy()
+        if self.module is not None:
+            state["module"] = self.module.__name__
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Restore a pickled or copied observer, importing its features module again."""
+        module = state.get("module")
+        if isinstance(module, str):
+            module = importlib.import_module(module)
+        self.__dict__.update(state, module=module)
+
     def observe(self, state: Any, player: int, to_move: bool) -> np.ndarray:
         """The observation of ``player`` (a new array on every call)."""
         game = self.game

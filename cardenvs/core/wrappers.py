@@ -19,6 +19,7 @@ from pettingzoo.utils.wrappers import BaseWrapper
 from .game import Game, IllegalActionError, OptionError
 from .loop import Player, PlayerLike, as_player, play
 from .observers import Observer, check_observation
+from .spaces import FastDiscrete
 
 
 class TerminateIllegal(BaseWrapper):
@@ -151,7 +152,7 @@ class SingleAgentEnv(gymnasium.Env):
             if self.obs_scale is not None:
                 low, high = low * np.abs(self.obs_scale), high * np.abs(self.obs_scale)
             self.observation_space = gymnasium.spaces.Box(low, high, (size,), np.float32)
-        self.action_space = gymnasium.spaces.Discrete(game.num_actions)
+        self.action_space = FastDiscrete(game.num_actions)  # a Discrete, with a fast sample(mask)
         self.state: Any = None
         self._done = True
 
@@ -235,6 +236,8 @@ class SingleAgentEnv(gymnasium.Env):
         if self._done:
             raise RuntimeError("the episode has ended: call reset()")
         game, state = self.game, self.state
+        if type(action) is np.int64:  # what sample() and SB3 give: the rules' fast path takes an int
+            action = int(action)
         try:
             game.apply(state, action, self.np_random)  # checks legality once, before any change
         except IllegalActionError as err:

@@ -258,12 +258,18 @@ class Observer:
     """
 
     def __init__(self, n: int, options: Mapping[str, Any]) -> None:
+        self._n, self._options = n, dict(options)
         self._tables: list[memoryview] = []
         for seat in range(n):
             o = LAYOUT.new()
             write_table(field_slots(o), n, seat, options)
             self._tables.append(o.data)
         self._rel = [relative_slots(n, seat) for seat in range(n)]
+
+    def __reduce__(self) -> tuple[type[Observer], tuple[int, dict[str, Any]]]:
+        """Pickle and copy as the table (seat count and options): memoryviews do not
+        pickle, so the copy writes its seat tables anew."""
+        return Observer, (self._n, self._options)
 
     def observe(self, state: State, player: int) -> np.ndarray:
         """The observation of ``player`` (``player``'s own view of ``state`` only)."""
