@@ -32,7 +32,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
 #: a line each notebook prints once it has done its job
 EXPECT: dict[str, str] = {
     "01_quickstart.ipynb": "LineView(",
-    "02_training.ipynb": "trained policy vs random",
+    "02_training.ipynb": "trained policy vs greedy",
     "03_benchmarking_opponents.ipynb": "expert vs random",
     "04_coach.ipynb": "winner:",
 }
