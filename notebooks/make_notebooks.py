@@ -571,12 +571,14 @@ print(f"{GAMES} games per pairing, {WORKERS} worker process(es); plots in {OUT}"
         md("""
 ## The ladder
 
-Every game has the same levels, weakest first (a `trained` level appears when a trained
-policy is shipped for the game):
+Every game has the same levels, weakest first, each measured stronger than the one below.
+A shipped trained policy is on the ladder where it is separated from both neighbours;
+one that ties a level is unranked and still plays as `"trained"` (`playable_levels`):
 """),
         code("""
 for name in ["line_v0", "lineit_v0", "rummy432_v0"]:
     print(f"{name:12}", agents.levels(name))
+    print(f"{'':12}", agents.playable_levels(name), "(playable)")
 """),
         md("""
 ## Line, two players: every level against every other
