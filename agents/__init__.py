@@ -11,6 +11,7 @@ __cardenvs_agents__ = True
 
 from .arena import GameResult, play_game
 from .base import Agent, RandomAgent
+from .best_response import BestResponseResult, local_best_response
 from .coach import Advice, Coach
 from .evaluation import Evaluation, evaluate
 from .ladder import LEVELS, knowledge, levels, make_agent, opponents, playable_levels, unranked_levels
@@ -19,6 +20,7 @@ __all__ = [
     "LEVELS",
     "Advice",
     "Agent",
+    "BestResponseResult",
     "Coach",
     "Evaluation",
     "GameResult",
@@ -26,6 +28,7 @@ __all__ = [
     "evaluate",
     "knowledge",
     "levels",
+    "local_best_response",
     "make_agent",
     "opponents",
     "playable_levels",

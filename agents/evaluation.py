@@ -34,15 +34,22 @@ The command line does the same (``cardenvs-evaluate``, or ``python -m agents.eva
   ``agents/policies/*.npz``) or the SB3 ``.zip`` of any model above (``model.save``);
 * a level name (``"planner"``, ``"trained"``, ``"policy:FILE.npz"``), to place a level itself.
 
-**The games.** Against each level in ``against``, ``games`` games: the policy takes one
-seat and the level every other seat, and the policy's seat moves round the table on the
-same deal (game ``g`` deals ``seed + g // players`` with the policy in seat
-``g % players``), so with 2 players the seats alternate on the same deals and luck of the
-cards cancels out pair by pair.  Games run in ``workers`` processes with a progress bar.
+**The games: duplicate deals.** Against each level in ``against``, ``games`` games: the
+policy takes one seat and the level every other seat, and each deal is played under every
+rotation of the seats (game ``g`` deals ``seed + g // players`` with the policy in seat
+``g % players``; ``games`` is rounded up to whole deals), so the cards a seat was dealt
+count for the policy and against it alike.  ``duplicate=False`` deals anew every game.
+Games run in ``workers`` processes with a progress bar.
 
 **The score** against a level is the policy's points per game (a win 1, a win shared by
-``k`` seats ``1/k``, else 0; fair share ``1/players``) with its 95% Wilson interval, as
-in the ladder's tables (``docs/results/ladder/``).
+``k`` seats ``1/k``, else 0; fair share ``1/players``) with the luck of the cards taken
+out: each game's points less its chance corrections (AIVAT-style control variates from
+the game's value estimate, :mod:`agents.measure`), whose expectation is exactly zero, so
+the score is unbiased.  Its 95% interval is Student's over deals (a deal's score is the
+mean over its rotations).  The plain points on the same games stand beside it
+(``plain_share``, ``plain_interval``), with the variance ratio between the two and the
+effective number of games (``games x variance_ratio``).  ``control_variates=False``
+reports the plain score alone.  Docs: *Measuring strength*.
 
 **The rating** puts the policy on the scale of the ladder's openskill tables
 (``docs/results/<env>_<n>p.md``: Plackett-Luce ``mu ± 2 sigma``, ordinal
@@ -74,10 +81,11 @@ from cardenvs.core.loop import PlayerLike
 from cardenvs.core.observers import OBSERVATIONS, Observer, check_observation
 
 from .cli import HelpFormatter
+from .estimate import estimate
 from .knowledge import Reference, spec
 from .ladder import levels as ladder_levels
 from .ladder import playable_levels
-from .tournament import Match, MatchResult, points, run_matches, wilson
+from .tournament import Match, MatchResult, points, run_matches
 
 
 def ladder_scale(env_name: str, players: int) -> Reference | None:
@@ -361,13 +369,20 @@ def resolve_policy(policy: Any, env_name: str) -> tuple[str, PlayerLike | None, 
 
 @dataclass(frozen=True)
 class Score:
-    """The policy's result against one level."""
+    """The policy's result against one level: the reported score and the plain one beside it.
+
+    :attr:`share` is the policy's points per game as the evaluation's estimator measures
+    it (with control variates, the luck of the cards taken out; see
+    :mod:`agents.estimate`), :attr:`interval` its 95% interval; :attr:`plain_share` and
+    :attr:`plain_interval` are the points as they fell, on the same games.  With
+    duplicate deals both intervals are over deals (each deal's mean over its rotations).
+    """
 
     level: str
     games: int
-    #: points per game (a win 1, a win shared by k seats 1/k)
+    #: points per game (a win 1, a win shared by k seats 1/k), as the estimator measures it
     share: float
-    #: 95% Wilson interval of the share
+    #: its 95% interval
     low: float
     high: float
     wins: int
@@ -377,11 +392,32 @@ class Score:
     truncated: int
     mean_reward: float
     players: int
+    #: points per game as they fell, and their 95% interval (Wilson's over games without
+    #: duplicate deals, Student's over deals with them)
+    plain_share: float = math.nan
+    plain_low: float = math.nan
+    plain_high: float = math.nan
+    #: the plain score's variance over the reported one's, per deal (1.0: nothing reduced)
+    variance_ratio: float = 1.0
+    #: deals the games were played on
+    deals: int = 0
+    #: how :attr:`share` was measured: "duplicate+control variates", "duplicate", ...
+    method: str = "plain"
 
     @property
     def interval(self) -> tuple[float, float]:
-        """The 95% Wilson interval of :attr:`share`."""
+        """The 95% interval of :attr:`share`."""
         return self.low, self.high
+
+    @property
+    def plain_interval(self) -> tuple[float, float]:
+        """The 95% interval of :attr:`plain_share`."""
+        return self.plain_low, self.plain_high
+
+    @property
+    def effective_games(self) -> float:
+        """Plain games that would give :attr:`interval`'s width: games x :attr:`variance_ratio`."""
+        return self.games * self.variance_ratio
 
     @property
     def separated(self) -> str:
@@ -436,19 +472,33 @@ class Evaluation:
     def markdown(self) -> str:
         """The result as a markdown table, with the rating under it."""
         opts = "".join(f", {k}={v!r}" for k, v in self.options.items())
+        scores = list(self.scores.values())
+        method = scores[0].method if scores else "plain"
+        how = {
+            "duplicate+control variates": "each deal played under every rotation of the seats; score = "
+            "points per game less the luck of the cards (control variates, unbiased), 95% interval over "
+            "deals; plain = the points as they fell, on the same games",
+            "duplicate": "each deal played under every rotation of the seats; score = points per game, 95% "
+            "interval over deals",
+            "control variates": "a new deal every game; score = points per game less the luck of the cards "
+            "(control variates, unbiased); plain = the points as they fell (Wilson interval)",
+            "plain": "a new deal every game; score = points per game, 95% Wilson interval",
+        }[method]
         lines = [
             f"### {self.policy} on {self.env_name}, {self.players} players{opts}",
             "",
-            f"{self.games} games per level; the policy's seat moves round the table on the same deals "
-            f"(seed {self.seed}); score = points per game (a shared win split), 95% Wilson interval; "
-            f"fair share {1 / self.players:.0%}.",
+            f"{self.games} games per level (seed {self.seed}): {how}; a shared win is split; fair share "
+            f"{1 / self.players:.0%}.",
             "",
-            "| against | games | score [95%] | wins | shared | losses | vs fair share |",
-            "|---|---:|---:|---:|---:|---:|---|",
+            "| against | games | deals | score [95%] | plain [95%] | variance ratio | wins | shared | losses "
+            "| vs fair share |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
         ]
-        for s in self.scores.values():
-            lines.append(f"| {s.level} | {s.games} | {s.share:.1%} [{s.low:.1%}, {s.high:.1%}] | {s.wins} | "
-                         f"{s.shared} | {s.losses} | {s.separated} |")
+        for sc in scores:
+            lines.append(f"| {sc.level} | {sc.games} | {sc.deals} | {sc.share:.1%} [{sc.low:.1%}, "
+                         f"{sc.high:.1%}] | {sc.plain_share:.1%} [{sc.plain_low:.1%}, {sc.plain_high:.1%}] | "
+                         f"{sc.variance_ratio:.2f} | {sc.wins} | {sc.shared} | {sc.losses} | "
+                         f"{sc.separated} |")
         lines.append("")
         if self.rating is not None:
             r = self.rating
@@ -479,15 +529,22 @@ class Evaluation:
 
 
 def schedule(env_name: str, label: str, against: Sequence[str], games: int, players: int, seed: int,
-             options: Mapping[str, Any]) -> list[Match]:
-    """The matches of an evaluation, the levels interleaved game by game."""
+             options: Mapping[str, Any], duplicate: bool = True,
+             control_variates: bool = False) -> list[Match]:
+    """The matches of an evaluation, the levels interleaved game by game.
+
+    The policy's seat moves round the table (game ``g``: seat ``g % players``).  With
+    ``duplicate`` game ``g`` deals ``seed + g // players``, so each deal is played under
+    every rotation; without, every game deals anew (``seed + g``).
+    """
     opts = tuple(sorted(options.items()))
     out = []
     for g in range(games):
+        deal = seed + (g // players if duplicate else g)
         for level in against:
             seats = [level] * players
             seats[g % players] = label
-            out.append(Match(env_name, tuple(seats), seed + g // players, opts))
+            out.append(Match(env_name, tuple(seats), deal, opts, control_variates=control_variates))
     return out
 
 
@@ -524,6 +581,8 @@ def evaluate(
     progress: bool = True,
     verbose: bool = True,
     name: str | None = None,
+    duplicate: bool = True,
+    control_variates: bool = True,
     **options: Any,
 ) -> Evaluation:
     """Play ``policy`` against each level of ``against`` and score it (see the module docstring).
@@ -544,6 +603,12 @@ def evaluate(
         progress: show a progress bar.
         verbose: print the result table.
         name: the policy's name in the table (default: its ``name``, file or function name).
+        duplicate: play each deal under every rotation of the seats and compute the
+            intervals over deals (``games`` is rounded up to whole deals); ``False``: a
+            new deal every game, Wilson's interval over games.
+        control_variates: subtract each game's luck of the cards as the game's value
+            estimate saw it (:mod:`agents.measure`; unbiased), and report the plain score
+            beside the reduced one.
         **options: the game's options (as for ``cardenvs.make``).
 
     Returns:
@@ -574,22 +639,28 @@ def evaluate(
         player.bind(table)  # the model's observation design: a clear error here, not in a worker
     if label in levels:
         raise ValueError(f"the policy is the level {label!r} itself; evaluate it against other levels")
-    matches = schedule(env_name, label, levels, games, players, seed, options)
+    if duplicate and games % players:
+        games += players - games % players  # whole deals: every seat of every deal
+    matches = schedule(env_name, label, levels, games, players, seed, options, duplicate=duplicate,
+                       control_variates=control_variates)
     entrants = {label: player} if player is not None else {}
     results = run_matches(matches, workers=workers, progress=progress, entrants=entrants, desc="evaluate")
     out = Evaluation(env_name, players, name or shown, games, seed, dict(options))
     for level in levels:
         mine = [r for r in results if level in r.match.seats]
-        pts = [points(r.rewards)[r.match.seats.index(label)] for r in mine if not r.truncated]
+        done = [r for r in mine if not r.truncated]
+        pts = [points(r.rewards)[r.match.seats.index(label)] for r in done]
         n = len(pts)
-        share = sum(pts) / n if n else 0.0
-        lo, hi = wilson(share, n)
-        rewards = [r.rewards[r.match.seats.index(label)] for r in mine if not r.truncated]
+        corr = [None if r.corrections is None else r.corrections[r.match.seats.index(label)] for r in done]
+        est = estimate(zip((r.match.seed for r in done), pts, corr), duplicate=duplicate)
+        rewards = [r.rewards[r.match.seats.index(label)] for r in done]
         out.scores[level] = Score(
-            level=level, games=n, share=share, low=lo, high=hi,
+            level=level, games=n, share=est.share, low=est.low, high=est.high,
             wins=sum(p == 1.0 for p in pts), shared=sum(0.0 < p < 1.0 for p in pts),
             losses=sum(p == 0.0 for p in pts), truncated=len(mine) - n,
-            mean_reward=float(np.mean(rewards)) if rewards else math.nan, players=players)
+            mean_reward=float(np.mean(rewards)) if rewards else math.nan, players=players,
+            plain_share=est.plain_share, plain_low=est.plain_low, plain_high=est.plain_high,
+            variance_ratio=est.variance_ratio, deals=est.deals, method=est.method)
     reference = ladder_scale(env_name, players)
     if changed:
         out.unrated = (f"the ladder's ratings were measured with the default options, not "
@@ -625,8 +696,10 @@ def main(argv: list[str] | None = None) -> int:
     envs = list(cardenvs.ENVS)  # the registered games, named by their kits
     ap = argparse.ArgumentParser(
         prog=HelpFormatter.prog_name("agents.evaluation"), formatter_class=HelpFormatter,
-        description="Play a policy against ladder levels; print each level's score with its 95% "
-                    "Wilson interval and a rating on the ladder's openskill scale.",
+        description="Play a policy against ladder levels on duplicate deals; print each level's score "
+                    "with the luck of the cards taken out (control variates) and its 95% interval, the "
+                    "plain score beside it, the variance ratio, and a rating on the ladder's openskill "
+                    "scale.",
         epilog="examples:\n"
                f"  cardenvs-evaluate my_policy.npz --env {envs[0]} --against greedy planner --games 200\n"
                f"  cardenvs-evaluate trained --env {envs[-1]} --against planner expert --workers 2\n"
@@ -643,12 +716,18 @@ def main(argv: list[str] | None = None) -> int:
                     help="a game option, e.g. --option pack=three --option hand_size=9")
     ap.add_argument("--out", default=None, help="also write the table (markdown) to this file")
     ap.add_argument("--json", default=None, help="also write the result as JSON to this file")
+    ap.add_argument("--no-duplicate", action="store_true",
+                    help="a new deal every game (default: each deal under every rotation of the seats)")
+    ap.add_argument("--no-control-variates", action="store_true",
+                    help="the plain score only (default: the luck of the cards taken out, the plain score "
+                         "beside)")
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = ap.parse_args(argv)
     try:
         result = evaluate(args.policy, args.env, against=args.against, games=args.games,
                           players=args.players, workers=args.workers, seed=args.seed,
-                          progress=not args.no_progress, verbose=True, **dict(args.option))
+                          progress=not args.no_progress, verbose=True, duplicate=not args.no_duplicate,
+                          control_variates=not args.no_control_variates, **dict(args.option))
     except ValueError as err:
         ap.error(str(err))
     for target, text in ((args.out, result.markdown()), (args.json, json.dumps(result.to_dict(), indent=1))):

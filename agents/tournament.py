@@ -45,6 +45,9 @@ class Match:
     seats: tuple[str, ...]
     seed: int
     options: tuple[tuple[str, Any], ...] = ()
+    #: also measure each seat's luck of the cards (:func:`agents.measure.play_corrected`);
+    #: the game plays move for move as without it
+    control_variates: bool = False
 
 
 @dataclass
@@ -53,6 +56,9 @@ class MatchResult:
     rewards: list[float]
     steps: int
     truncated: bool
+    #: each seat's chance corrections (its reduced score is its points less this), when
+    #: the match asked for them
+    corrections: list[float] | None = None
 
 
 #: makes the agent of a seat: ``(env_name, level, seed) -> Agent`` (default :func:`make_agent`)
@@ -81,6 +87,12 @@ def play_match(match: Match, make: Maker | None = None) -> MatchResult:
             reseed(seed)
         players.append(as_player(obj))
     state = game.new_state(rng)
+    if match.control_variates:
+        from .measure import match_chance_rng, play_corrected
+
+        played = play_corrected(game, state, players, rng, chance_rng=match_chance_rng(match.seed))
+        return MatchResult(match, played.rewards, played.steps, not game.is_terminal(state),
+                           played.corrections)
     steps = play(game, state, players, rng)
     terminal = game.is_terminal(state)
     rewards = [float(r) for r in game.returns(state)] if terminal else [0.0] * len(match.seats)

@@ -16,9 +16,14 @@ A level may be ``expert-old``: the expert as it was before issue 30, frozen in
 :mod:`experiments.legacy_expert` (``--pairs expert-old:expert`` measures the new expert
 against it).
 
-The table prints the share with its 95% Wilson interval and whether it is above the fair
-share by the interval (``separated``); ``--out`` writes it as markdown with the command,
-the date and the wall time per pair.  Games run in ``--workers`` processes.
+The share is measured as ``agents.evaluate`` measures it (:mod:`agents.estimate`): the
+games of a deal are scored together (a Student interval over deals) and, unless
+``--no-control-variates``, each game's points less its luck of the cards (AIVAT-style
+chance corrections, :mod:`agents.measure`; unbiased); the plain share (points as they
+fell, on the same games) stands beside it with the variance ratio.  The table says
+whether the reported interval is above the fair share (``separated``); ``--out`` writes
+it as markdown with the command, the date and the wall time per pair.  Games run in
+``--workers`` processes.
 """
 
 from __future__ import annotations
@@ -36,7 +41,8 @@ from pathlib import Path
 import agents
 import cardenvs
 from agents.cli import HelpFormatter
-from agents.tournament import Match, points, run_matches, wilson
+from agents.estimate import Estimate, estimate
+from agents.tournament import Match, points, run_matches
 from experiments.legacy_expert import LEVEL as LEGACY
 from experiments.legacy_expert import make_level
 from experiments.reporting import command_line, machine
@@ -47,7 +53,8 @@ MACHINE = machine()
 
 @dataclass
 class PairResult:
-    """The upper level's share against the lower one over ``games`` games."""
+    """The upper level's share against the lower one over ``games`` games: the reported
+    figure (``share``, ``low``, ``high``) and the whole :class:`~agents.estimate.Estimate`."""
 
     lower: str
     upper: str
@@ -57,51 +64,61 @@ class PairResult:
     high: float
     shared_wins: int
     seconds: float
+    est: Estimate | None = None
 
     def separated(self, players: int) -> bool:
         """Whether the interval lies above the fair share ``1 / players``."""
         return self.low > 1 / players
 
 
-def matches(env: str, lower: str, upper: str, players: int, games: int, seed: int) -> list[Match]:
+def matches(env: str, lower: str, upper: str, players: int, games: int, seed: int,
+            control_variates: bool = False) -> list[Match]:
     """``games`` games: the upper level at seat ``g % players``, deal ``seed + g // players``."""
     out = []
     for g in range(games):
         seats = [lower] * players
         seats[g % players] = upper
-        out.append(Match(env, tuple(seats), seed + g // players))
+        out.append(Match(env, tuple(seats), seed + g // players, control_variates=control_variates))
     return out
 
 
 def play_pair(env: str, lower: str, upper: str, players: int, games: int, seed: int,
-              workers: int) -> PairResult:
+              workers: int, control_variates: bool = True) -> PairResult:
     """Play one adjacent pair and score the upper level."""
     start = time.time()
     make = make_level if LEGACY in (lower, upper) else None
-    results = run_matches(matches(env, lower, upper, players, games, seed), workers=workers, progress=True,
-                          make=make)
-    total, shared = 0.0, 0
+    results = run_matches(matches(env, lower, upper, players, games, seed, control_variates), workers=workers,
+                          progress=True, make=make)
+    shared = 0
+    records = []
     for g, res in enumerate(results):
         pts = points(res.rewards)
         shared += sum(p > 0 for p in pts) > 1
-        total += pts[g % players]
-    share = total / len(results)
-    lo, hi = wilson(share, len(results))
-    return PairResult(lower, upper, len(results), share, lo, hi, shared, time.time() - start)
+        corr = None if res.corrections is None else res.corrections[g % players]
+        records.append((res.match.seed, pts[g % players], corr))
+    est = estimate(records)
+    return PairResult(lower, upper, len(results), est.share, est.low, est.high, shared, time.time() - start,
+                      est)
 
 
 def markdown(env: str, players: int, rows: list[PairResult], command: str) -> str:
     """The results as a markdown table with how they were made."""
     fair = 1 / players
     lines = [f"# {env}, {players} players: adjacent levels", "",
-             f"One seat the upper level, {players - 1} the lower; fair share {fair:.0%}. "
-             "Share = the upper level's points per game (a shared win split), 95% Wilson interval.", "",
-             "| lower → upper | games | upper's share [95%] | shared wins | separated | wall time |",
-             "|---|---:|---:|---:|---|---:|"]
+             f"One seat the upper level, {players - 1} the lower, each deal under every rotation; fair "
+             f"share {fair:.0%}. Share = the upper level's points per game (a shared win split) less the "
+             "luck of the cards where control variates were on (unbiased); plain = the points as they fell "
+             "on the same games; 95% Student intervals over deals.", "",
+             "| lower → upper | games | upper's share [95%] | plain [95%] | variance ratio | shared wins "
+             "| separated | wall time |",
+             "|---|---:|---:|---:|---:|---:|---|---:|"]
     for r in rows:
         sep = "yes" if r.separated(players) else "**no**"
+        e = r.est
+        plain = "" if e is None else f"{e.plain_share:.1%} [{e.plain_low:.1%}, {e.plain_high:.1%}]"
+        ratio = "" if r.est is None else f"{r.est.variance_ratio:.2f}"
         lines.append(f"| {r.lower} → {r.upper} | {r.games:,} | {r.share:.1%} [{r.low:.1%}, {r.high:.1%}] | "
-                     f"{r.shared_wins} | {sep} | {r.seconds / 60:.1f} min |")
+                     f"{plain} | {ratio} | {r.shared_wins} | {sep} | {r.seconds / 60:.1f} min |")
     lines += ["", f"Command: `{command}`", "",
               f"Measured {datetime.date.today().isoformat()} on {MACHINE}."]
     return "\n".join(lines) + "\n"
@@ -131,6 +148,8 @@ def main(argv: list[str] | None = None) -> list[PairResult]:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--out", default=None, help="write the markdown table to this file")
+    ap.add_argument("--no-control-variates", action="store_true",
+                    help="the plain share only (points as they fell)")
     args = ap.parse_args(argv)
     cardenvs.game_class(args.env)(args.players)  # a clear error for a bad seat count
     if args.pairs:
@@ -145,11 +164,13 @@ def main(argv: list[str] | None = None) -> list[PairResult]:
         pairs = list(zip(levels, levels[1:]))
     rows = []
     for lower, upper in pairs:
-        r = play_pair(args.env, lower, upper, args.players, args.games, args.seed, args.workers)
+        r = play_pair(args.env, lower, upper, args.players, args.games, args.seed, args.workers,
+                      control_variates=not args.no_control_variates)
         rows.append(r)
         # the exact points, so that runs on other deals can be pooled without rounding
+        plain = r.est.plain_share if r.est is not None else r.share
         print(f"{lower} -> {upper}: {r.share:.1%} [{r.low:.1%}, {r.high:.1%}] over {r.games} "
-              f"({r.share * r.games:.2f} points; {r.seconds / 60:.1f} min)", flush=True)
+              f"(plain {plain * r.games:.2f} points; {r.seconds / 60:.1f} min)", flush=True)
     text = markdown(args.env, args.players, rows, command_line("experiments.ladder_pairs", argv))
     print(text)
     if args.out:

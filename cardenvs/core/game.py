@@ -272,6 +272,30 @@ class Game(ABC, Generic[S, V]):
         """Per-seat info dicts after the latest step (results, totals at the end)."""
         return [{} for _ in range(self.num_players)]
 
+    # ------------------------------------------------------------ chance to come
+    def redraw_unseen(self, state: S, rng: np.random.Generator) -> None:
+        """Re-order uniformly at random with ``rng``, in place, the cards no player has
+        seen (the face-down pile or deck): exactly the randomness still to come given
+        everything that happened, every hand included.
+
+        Every seat's View and the public view stay as they were.  What ``apply`` draws
+        later with its own ``rng`` (a reshuffle, a later round's deal) is not touched.
+        For variance-reduced scoring (:mod:`agents.measure`), which samples what a chance
+        event could have brought.  ``NotImplementedError`` for a game that does not say.
+        """
+        raise NotImplementedError(f"{type(self).__name__} does not say which cards are unseen; "
+                                  "give it a redraw_unseen(state, rng) method")
+
+    def has_chance(self, state: S, action: int) -> bool:
+        """Whether ``apply(state, action)`` may depend on chance: on the order of the
+        unseen cards (:meth:`redraw_unseen`) or on ``apply``'s ``rng``.
+
+        A function of ``state`` and ``action`` only (decided before the outcome), so
+        skipping the steps it calls certain never biases an estimate.  ``False`` only
+        for a step sure to be deterministic; the default ``True`` is always safe.
+        """
+        return True
+
     def max_game_length(self) -> int:
         """An upper bound on the moves of a whole game at this table, derived from the rules
         (the OpenSpiel adapter's ``max_game_length``); ``NotImplementedError`` when the game

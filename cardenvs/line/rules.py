@@ -377,6 +377,18 @@ class LineGame(Game[LineState, LineView]):
         state.draw = list(draw)
         state.legal = None
 
+    def redraw_unseen(self, state: LineState, rng: np.random.Generator) -> None:
+        """Shuffle the draw pile in place with ``rng``: the only cards nobody has seen
+        (every hand is seen by its owner; the grid, the discard pile and a pending card
+        are face up).  Views and the legal moves do not depend on the pile's order."""
+        d = state.draw
+        if len(d) > 1:
+            d[:] = [d[i] for i in rng.permutation(len(d)).tolist()]
+
+    def has_chance(self, state: LineState, action: int) -> bool:
+        """Only a draw meets chance (Line's ``apply`` uses no ``rng``)."""
+        return action == DRAW_ID
+
     # ------------------------------------------------------------------ results
     def hand_total(self, state: LineState, p: int) -> int:
         """Sum of card values in seat ``p``'s hand (joker = ``joker_points``)."""

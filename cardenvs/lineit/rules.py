@@ -435,6 +435,22 @@ class LineItGame(Game[State, LineItView]):
         """Current score of each seat: scoring pile count + bet tokens."""
         return scores(state)
 
+    def redraw_unseen(self, state: State, rng: np.random.Generator) -> None:
+        """Shuffle the deck in place with ``rng``: its order is all Line-it hides (hands,
+        market, jackpots and piles are face up).  The card indexes do not change: every
+        deck card is at ``L_DECK`` whatever its place in the deck."""
+        d = state.deck
+        if len(d) > 1:
+            d[:] = [d[i] for i in rng.permutation(len(d)).tolist()]
+
+    def has_chance(self, state: State, action: int) -> bool:
+        """Whether the step may end a round that reveals a market from the deck: any
+        step of the round's last turn while the deck can fill a market (Line-it's
+        ``apply`` uses no ``rng``; a deck too small to fill one goes to the jackpots
+        whatever its order)."""
+        return (state.phase in (PICK, PLAY, SCORE) and state.picks_left == 1
+                and len(state.deck) >= market_size(state.n))
+
     def returns(self, state: State) -> list[float]:
         """+1 sole winner, 0 each sharer of the best score, -1 others; zeros before the end."""
         return returns(state)

@@ -422,6 +422,26 @@ class Rummy432Game(Game[State, Rummy432View]):
         """Per-entry ``(low, high)`` of every observation under these options."""
         return encoding.observation_bounds(self.num_players, self.options)
 
+    def redraw_unseen(self, state: State, rng: np.random.Generator) -> None:
+        """Shuffle the face-down pile in place with ``rng``: the only cards nobody has
+        seen (each hand is seen by its owner, the discard pile face up).  Reshuffles and
+        later rounds' deals come from ``apply``'s own ``rng``, not from here."""
+        d = state.pile
+        if len(d) > 1:
+            d[:] = [d[i] for i in rng.permutation(len(d)).tolist()]
+
+    def has_chance(self, state: State, action: int) -> bool:
+        """A draw (the pile's top), and a throw that may reshuffle the pile (the turn drew
+        its last card) or end the round (then the next round is dealt with ``rng``): the
+        last seat's last turn after a finish, the turn cap, a run-out."""
+        if action == DRAW:
+            return True
+        if action < THROW0:
+            return False
+        return ((state.taken < 0 and not state.pile)
+                or (state.finished_by >= 0 and len(state.last_left) <= 1)
+                or state.turn + 1 >= self.max_turns)
+
     def sample_state(self, view: Rummy432View, rng: np.random.Generator) -> State:
         """A full state consistent with ``view``: unseen cards dealt at random.
 

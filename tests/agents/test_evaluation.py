@@ -37,6 +37,16 @@ def test_schedule_alternates_seats_on_the_same_deals() -> None:
     three = schedule("line_v0", POLICY_LABEL, ["greedy"], games=6, players=3, seed=0, options={})
     assert [m.seed for m in three] == [0, 0, 0, 1, 1, 1]
     assert [m.seats.index(POLICY_LABEL) for m in three] == [0, 1, 2, 0, 1, 2]
+    fresh = schedule("line_v0", POLICY_LABEL, ["greedy"], games=4, players=2, seed=10, options={},
+                     duplicate=False)
+    assert [m.seed for m in fresh] == [10, 11, 12, 13]
+
+
+def test_duplicate_deals_round_games_up_to_whole_deals() -> None:
+    res = agents.evaluate(first_legal, "lineit_v0", against=["random"], games=5, players=3, progress=False,
+                          verbose=False, control_variates=False)
+    s = res.scores["random"]
+    assert (res.games, s.games, s.deals, s.method) == (6, 6, 2, "duplicate")
 
 
 def test_a_plain_function_scores_with_intervals_and_a_rating(capsys: pytest.CaptureFixture[str]) -> None:
@@ -45,9 +55,16 @@ def test_a_plain_function_scores_with_intervals_and_a_rating(capsys: pytest.Capt
     assert "first_legal on line_v0, 2 players" in out and "| random | 16 |" in out
     for level in ("random", "greedy"):
         s = res.scores[level]
-        assert s.games == 16 and s.wins + s.shared + s.losses == 16
-        assert (s.low, s.high) == pytest.approx(wilson(s.share, 16))
-        assert s.low <= s.share <= s.high
+        assert s.games == 16 and s.wins + s.shared + s.losses == 16 and s.deals == 8
+        assert s.method == "duplicate+control variates"
+        assert s.low <= s.share <= s.high and s.plain_low <= s.plain_share <= s.plain_high
+        assert s.plain_share == pytest.approx((s.wins + 0.5 * s.shared) / 16) or s.shared
+    # the plain estimator of old: a new deal every game, Wilson's interval over games
+    old = agents.evaluate(first_legal, "line_v0", against=["random", "greedy"], games=16, progress=False,
+                          verbose=False, duplicate=False, control_variates=False)
+    for s in old.scores.values():
+        assert (s.method, s.deals, s.variance_ratio) == ("plain", 16, 1.0)
+        assert (s.low, s.high) == pytest.approx(wilson(s.share, 16)) and s.share == s.plain_share
     assert res.rating is not None and res.rating.games == 32
     scale = ladder_scale("line_v0", 2)
     assert scale is not None and res.rating.reference is scale

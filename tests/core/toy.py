@@ -72,6 +72,13 @@ class ToyGame(Game[ToyState, ToyView]):
         else:
             state.current = (state.current + 1) % self.num_players
 
+    def redraw_unseen(self, state: ToyState, rng: np.random.Generator) -> None:
+        """Nothing is unseen: each secret is seen by its owner, and no card is to come."""
+
+    def has_chance(self, state: ToyState, action: int) -> bool:
+        """A move only adds to the total: no chance after the deal."""
+        return False
+
     def returns(self, state: ToyState) -> list[float]:
         if state.winner < 0:
             return [0.0] * self.num_players

@@ -1,0 +1,39 @@
+"""Measuring agents' strength with less luck: AIVAT-style control variates.
+
+:func:`play_corrected` plays a game through the one play loop and returns, beside each
+seat's points, its correction: the luck of the chance events (the deal, draws, reveals,
+reshuffles, later deals) as a value estimate saw it.  ``points - corrections`` has the
+same expectation as the points (unbiased by construction) and, with the shipped value
+nets (:func:`value_for`), a smaller variance.  See :mod:`.aivat` and :mod:`.value`.
+"""
+
+from .aivat import (
+    ChanceCorrector,
+    CorrectedGame,
+    Policy,
+    derived_rng,
+    known_policy,
+    match_chance_rng,
+    play_corrected,
+    sampled_deals,
+    sampled_outcomes,
+)
+from .value import UniformValue, ValueFunction, ValueNet, game_points, value_for, value_path
+
+__all__ = [
+    "ChanceCorrector",
+    "CorrectedGame",
+    "UniformValue",
+    "ValueFunction",
+    "ValueNet",
+    "Policy",
+    "derived_rng",
+    "known_policy",
+    "match_chance_rng",
+    "game_points",
+    "play_corrected",
+    "sampled_deals",
+    "sampled_outcomes",
+    "value_for",
+    "value_path",
+]

@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""How exploitable is each shipped level?  A local best response against every one.
+
+    nice -n 15 python -m experiments.best_response --games 40 --workers 2
+    python -m experiments.best_response --envs line_v0 --targets random greedy --games 20 --worlds 4
+
+For each game (at 2 players) and each target, ``agents.local_best_response`` plays its
+exploiter against the target over ``--games`` games on duplicate deals (each deal twice,
+the seats swapped) and scores it.  The targets are the game's playable levels
+(``agents.playable_levels``: random, greedy, planner, expert and the shipped trained
+policy) and ``scratch``, the from-scratch self-play policy shipped in
+``agents/policies/scratch/<env>.npz`` (played as ``policy:FILE``); ``policy:FILE.npz``
+names any other file.  ``--games-for LEVEL=N`` changes the games against one target
+(the expensive ones); ``--skip ENV:LEVEL`` leaves a pairing out (it is listed as
+skipped, with ``--note`` saying why).
+
+The exploiter's score is a lower bound on the target's exploitability in points per game
+(fair share 50%): a score whose interval lies above 50% shows the target exploitable; one
+at or below 50% shows nothing.  ``--control-variates`` takes the luck of the cards out of
+the score (``agents.measure``, unbiased), the plain points beside it.  ``--out`` writes
+the page with the command, the exploiter's settings and the machine's load (``uptime``)
+before and after.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one BLAS thread per process (see agents.scorer.dense)
+
+import argparse
+import dataclasses
+import datetime
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import agents
+import cardenvs
+from agents.best_response import ROLLOUT_POLICIES, BestResponseResult
+from agents.cli import HelpFormatter
+from experiments.reporting import command_line, machine, publish
+
+#: the folder of the from-scratch policies (``scratch`` as a target)
+SCRATCH = Path(agents.__file__).resolve().parent / "policies" / "scratch"
+
+
+@dataclass
+class Row:
+    """One target's line of the table: its result, or why it was not run."""
+
+    env: str
+    target: str
+    result: BestResponseResult | None = None
+    skipped: str = ""
+    #: CPU time of the games (this process and its workers)
+    cpu_seconds: float = 0.0
+
+
+def uptime() -> str:
+    """The machine's ``uptime`` line (its load averages), or a note that it is not there."""
+    try:
+        return subprocess.run(["uptime"], capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        load = os.getloadavg() if hasattr(os, "getloadavg") else None
+        return "load average: " + ", ".join(f"{x:.2f}" for x in load) if load else "(no uptime here)"
+
+
+def targets_of(env: str, names: list[str] | None) -> list[tuple[str, str]]:
+    """``(shown name, level)`` of each target in ``env``: the names given, or every playable
+    level and ``scratch``; ``scratch`` is the shipped from-scratch policy file."""
+    if names is None:
+        names = [*agents.playable_levels(env), "scratch"]
+    out = []
+    for name in names:
+        if name == "scratch":
+            path = SCRATCH / f"{env}.npz"
+            if not path.exists():
+                raise SystemExit(f"no from-scratch policy for {env} at {path}")
+            shown = path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path
+            out.append((name, f"policy:{shown}"))
+        else:
+            out.append((name, name))
+    return out
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and its finished worker processes."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def pct(x: float) -> str:
+    """A share as a percentage."""
+    return f"{100 * x:.1f}%"
+
+
+def markdown(rows: list[Row], settings: dict[str, object], command: str, load_before: str,
+             load_after: str, note: str) -> str:
+    """The page: what LBR measures, a table per game, the settings, command and load."""
+    lines = [
+        # not in a toctree glob of docs/results/index.md: orphan keeps the strict build quiet
+        "---", "orphan: true", "---", "",
+        "# Local best response against the shipped levels", "",
+        "How exploitable is each level? An exploiter (`agents.local_best_response`, Lisý & Bowling's "
+        "local best response adapted to these games) plays each target at 2 players on duplicate deals "
+        "(each deal twice, the seats swapped). At each decision it samples worlds from its own View "
+        "(`game.sample_state`), plays every candidate move out in each of them against the target, its "
+        "own later moves by the rollout policy, with the same worlds and rollout seeds for every "
+        "candidate, and keeps the best move when it beats the rollout policy's own move clearly "
+        "(`agents/best_response.py` says how).", "",
+        "**Reading it.** The exploiter is one legal strategy, so its score is a lower bound on the "
+        "target's exploitability in points per game (a win 1, a shared win split; fair share 50%). "
+        "A score whose interval lies above 50% shows the target exploitable (*yes*); a score at or "
+        "below 50% says nothing: the target may still be exploited by a better response.", "",
+        "LBR score: points per game with the luck of the cards taken out (AIVAT control variates, "
+        "unbiased) where the settings say so, else the plain points; plain: the points as they fell "
+        "on the same games. 95% Student intervals over deals.", "",
+    ]
+    for env in dict.fromkeys(r.env for r in rows):
+        lines += [f"## {env}", "",
+                  "| target | games | LBR score [95%] | plain [95%] | exploitable | minutes | CPU minutes |",
+                  "|---|---:|---:|---:|---|---:|---:|"]
+        for r in rows:
+            if r.env != env:
+                continue
+            res = r.result
+            if res is None:
+                lines.append(f"| {r.target} | – | skipped: {r.skipped} | | | | |")
+                continue
+            lo, hi = res.interval
+            plo, phi = res.plain_interval
+            lines.append(f"| {r.target} | {res.games} | {pct(res.share)} [{pct(lo)}, {pct(hi)}] | "
+                         f"{pct(res.plain_share)} [{pct(plo)}, {pct(phi)}] | "
+                         f"{'yes' if res.exploitable else '–'} | {res.seconds / 60:.1f} | "
+                         f"{r.cpu_seconds / 60:.1f} |")
+        lines.append("")
+    if note:
+        lines += [note, ""]
+    shown = ", ".join(f"{k}={v}" for k, v in settings.items())
+    lines += [f"Exploiter settings: {shown}.", "",
+              "Command:", "", "```bash", command, "```", "",
+              f"Measured {datetime.date.today().isoformat()} on {machine()}; minutes are wall time, CPU "
+              "minutes those of the script and its worker processes.",
+              f"Load (`uptime`) before: `{load_before}`; after: `{load_after}`."]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> list[Row]:
+    """Run LBR against the targets the command line names; print (and write) the page."""
+    ap = argparse.ArgumentParser(prog="python -m experiments.best_response", description=__doc__,
+                                 formatter_class=HelpFormatter)
+    ap.add_argument("--envs", nargs="*", default=list(cardenvs.ENVS), choices=list(cardenvs.ENVS))
+    ap.add_argument("--targets", nargs="*", default=None,
+                    help="levels, scratch or policy:FILE.npz (default: every playable level and scratch)")
+    ap.add_argument("--games", type=int, default=40, help="games per target (rounded up to whole deals)")
+    ap.add_argument("--games-for", nargs="*", default=[], metavar="LEVEL=N",
+                    help="games against one target, in every game (e.g. trained=20 expert=10)")
+    ap.add_argument("--skip", nargs="*", default=[], metavar="ENV:LEVEL",
+                    help="pairings not to run (listed as skipped)")
+    ap.add_argument("--note", default="", help="a paragraph for the page (why a pairing was skipped...)")
+    ap.add_argument("--worlds", type=int, default=8, help="sampled worlds per decision")
+    ap.add_argument("--max-candidates", type=int, default=8, help="moves searched per decision")
+    ap.add_argument("--depth", type=int, default=40, help="most moves a rollout plays (0: no limit)")
+    ap.add_argument("--horizon", choices=["round", "game"], default="round",
+                    help="stop a rollout at the round's end in a game of rounds, or play the game out")
+    ap.add_argument("--rollout-policy", choices=list(ROLLOUT_POLICIES), default="greedy",
+                    help="the exploiter's own later moves in the rollouts")
+    ap.add_argument("--confidence", type=float, default=2.0,
+                    help="standard errors a move must beat the rollout policy's by (0: plain LBR)")
+    ap.add_argument("--sampler", choices=["rules", "knowledge"], default="rules", help="how worlds are dealt")
+    ap.add_argument("--seed", type=int, default=0, help="the first deal")
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--control-variates", action="store_true",
+                    help="also take the luck of the cards out (agents.measure; it needs the game's value net "
+                         "in agents/policies/values/, else every correction is 0)")
+    ap.add_argument("--out", default=None, help="write the page here (e.g. docs/results/best_response.md)")
+    args = ap.parse_args(argv)
+    games_for: dict[str, int] = {}
+    for item in args.games_for:
+        level, sep, n = item.partition("=")
+        if not sep or not n.isdigit() or int(n) < 1:
+            ap.error(f"--games-for takes LEVEL=N with N >= 1, got {item!r}")
+        games_for[level] = int(n)
+    skip = set(args.skip)
+    depth = args.depth or None
+    settings = {"worlds": args.worlds, "max_candidates": args.max_candidates, "depth": depth,
+                "horizon": args.horizon, "rollout_policy": args.rollout_policy, "confidence": args.confidence,
+                "sampler": args.sampler, "control_variates": args.control_variates, "seed": args.seed}
+    load_before = uptime()
+    rows: list[Row] = []
+    for env in args.envs:
+        for shown, level in targets_of(env, args.targets):
+            if f"{env}:{shown}" in skip:
+                rows.append(Row(env, shown, skipped="see the note"))
+                continue
+            start = cpu_seconds()
+            res = agents.local_best_response(
+                level, env, games=games_for.get(shown, args.games), players=2, seed=args.seed,
+                workers=args.workers, worlds=args.worlds, max_candidates=args.max_candidates, depth=depth,
+                horizon=args.horizon, rollout_policy=args.rollout_policy, confidence=args.confidence,
+                sampler=args.sampler, progress=True, control_variates=args.control_variates)
+            res = dataclasses.replace(res, target=shown)
+            cpu = cpu_seconds() - start
+            rows.append(Row(env, shown, res, cpu_seconds=cpu))
+            lo, hi = res.interval
+            print(f"{env} {shown}: LBR {pct(res.share)} [{pct(lo)}, {pct(hi)}], plain {pct(res.plain_share)} "
+                  f"over {res.games} games; {res.seconds / 60:.1f} min wall, "
+                  f"{cpu / 60:.1f} min CPU", flush=True)
+    text = markdown(rows, settings, command_line("experiments.best_response", argv), load_before, uptime(),
+                    args.note)
+    publish(text, args.out)
+    return rows
+
+
+if __name__ == "__main__":
+    main()

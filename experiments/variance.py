@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""How much luck the AIVAT control variates take out: plain against reduced scores.
+
+    nice -n 15 python -m experiments.variance --games 400
+    python -m experiments.variance --envs line_v0 --pairs greedy:random --games 200 --samples 4
+
+For each game at 2 players and each pairing ``a:b``, ``--games`` games on ``--games/2``
+deals, each deal played twice with the seats swapped (deal ``d`` dealt as
+``agents.tournament`` deals seed ``--seed + d``; entrant ``k`` of the pairing gets agent
+seed ``seed * 31 + k`` in both seatings).  Each game is played plainly
+and again with the corrector (``agents.measure``; the game's moves and rewards must be the
+same, checked) and both are timed (CPU).  The entrant is ``a``; its score in a game is
+its points, its reduced score its points minus its correction.  The table:
+
+* plain and reduced means with 95% Student-t intervals over games;
+* **ratio/game**: plain variance / reduced variance of one game's score (the deal's
+  correction from ``--samples`` fresh deals included);
+* **ratio/deal**: the same for a deal's mean over its two seatings (today's estimator:
+  plain shares with seats alternating on the same deals), the reduced score without the
+  deal's correction (exact there: the two seatings' deal corrections cancel);
+* **ratio/deal+fresh**: the same with the deal's correction from fresh deals kept (what
+  a match that does not know it is one of a rotation computes);
+* **eff. games**: games x ratio/deal, the plain duplicate games worth as much;
+* CPU ms per game plain and corrected, and their ratio.
+
+Seeds: the reported tables deal from 0; tuning runs use ``--seed 5000000``; the value
+nets were trained on seeds from 10**7 up (``experiments/train_values.py``).
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small products: one BLAS thread is 4x faster
+
+import argparse
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+import cardenvs
+from agents import make_agent
+from agents.cli import HelpFormatter
+from agents.measure import (
+    ChanceCorrector,
+    UniformValue,
+    ValueFunction,
+    ValueNet,
+    game_points,
+    known_policy,
+    match_chance_rng,
+    value_for,
+)
+from cardenvs.core.loop import play
+
+Z95 = 1.96
+
+
+@dataclass
+class Runs:
+    """Per game of one pairing: deal index, entrant's points, correction, deal part, times."""
+
+    deal: list[int] = field(default_factory=list)
+    points: list[float] = field(default_factory=list)
+    corr: list[float] = field(default_factory=list)
+    deal_corr: list[float] = field(default_factory=list)
+    t_plain: list[float] = field(default_factory=list)
+    t_corr: list[float] = field(default_factory=list)
+
+
+def play_one(env: str, seats: tuple[str, str], mseed: int, spec: tuple[ValueFunction, int, int, bool] | None,
+             rot: int = 0) -> tuple[float, list[int], list[float], Any, ChanceCorrector | None]:
+    """One game dealt as ``agents.tournament.play_match`` deals it (rotation ``rot`` of
+    the entrants), with a corrector if ``spec`` (value, samples, deal samples, policy
+    terms) is given: (CPU seconds, the moves, the rewards, the final state, the
+    corrector).  An entrant's agent seed goes with it, not with its seat, so that an
+    agent against itself plays two different games on a deal."""
+    t0 = time.process_time()
+    game = cardenvs.game_class(env)(2)
+    rng = np.random.default_rng(mseed)
+    players = [make_agent(env, lvl, seed=mseed * 31 + (i + rot) % 2) for i, lvl in enumerate(seats)]
+    state = game.new_state(rng)
+    moves: list[int] = []
+    corr = None
+    if spec is not None:
+        value, samples, deal_samples, policy_terms = spec
+        policies = [known_policy(p) if policy_terms else None for p in players]
+        corr = ChanceCorrector(game, value, match_chance_rng(mseed), samples, deal_samples, policies=policies)
+        corr.start(state)
+
+    def after(t: Any) -> None:
+        if corr is not None:
+            corr.after_move(t)
+        moves.append(t.action)
+
+    play(game, state, players, rng, on_move=None if corr is None else corr.on_move, after_move=after)
+    return time.process_time() - t0, moves, game.returns(state), state, corr
+
+
+def play_pair(env: str, a: str, b: str, deals: int, seed: int, value: ValueFunction, samples: int,
+              deal_samples: int, policy_terms: bool = False) -> Runs:
+    """Play every deal under both seatings, plainly and corrected."""
+    game = cardenvs.game_class(env)(2)
+    out = Runs()
+    for d in range(deals):
+        mseed = seed + d
+        for rot, seats in enumerate(((a, b), (b, a))):
+            tp, mp, rp, _, _ = play_one(env, seats, mseed, None, rot)
+            spec = (value, samples, deal_samples, policy_terms)
+            tc, mc, rc, state, corr = play_one(env, seats, mseed, spec, rot)
+            if (mp, rp) != (mc, rc):
+                raise AssertionError(f"{env} {seats} seed {mseed}: the corrector changed the game")
+            assert corr is not None
+            out.deal.append(d)
+            out.points.append(float(game_points(game, state)[rot]))
+            out.corr.append(float(corr.total[rot]))
+            out.deal_corr.append(float(corr.deal_total[rot]))
+            out.t_plain.append(tp)
+            out.t_corr.append(tc)
+    return out
+
+
+def mean_ci(x: np.ndarray) -> tuple[float, float, float]:
+    """Mean, 95% half-width and variance of one value."""
+    var = float(np.var(x, ddof=1))
+    return float(np.mean(x)), Z95 * math.sqrt(var / len(x)), var
+
+
+def summary(r: Runs) -> dict[str, float]:
+    """The table's numbers for one pairing."""
+    pts, corr, dc = np.array(r.points), np.array(r.corr), np.array(r.deal_corr)
+    red = pts - corr
+    red_nodeal = pts - (corr - dc)
+    pm, ph, pv = mean_ci(pts)
+    rm, rh, rv = mean_ci(red)
+    deals = np.array(r.deal)
+    per_deal = [np.bincount(deals, weights=v) / np.bincount(deals) for v in (pts, red_nodeal, red)]
+    dm, dh, dv = mean_ci(per_deal[0])
+    em, eh, ev = mean_ci(per_deal[1])
+    fv = mean_ci(per_deal[2])[2]
+    return {"games": len(pts), "plain": pm, "plain_h": ph, "red": rm, "red_h": rh, "ratio_game": pv / rv,
+            "dup_plain": dm, "dup_plain_h": dh, "dup_red": em, "dup_red_h": eh, "ratio_deal": dv / ev,
+            "ratio_deal_fresh": dv / fv,
+            "eff": len(pts) * dv / ev, "ms_plain": 1000 * float(np.mean(r.t_plain)),
+            "ms_corr": 1000 * float(np.mean(r.t_corr))}
+
+
+def load_value(spec: str, env: str) -> ValueFunction:
+    """``default`` (the shipped net), ``uniform`` or a path to a net."""
+    if spec == "default":
+        return value_for(cardenvs.game_class(env)(2))
+    if spec == "uniform":
+        return UniformValue()
+    return ValueNet.load(spec.format(env=env))
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=HelpFormatter)
+    ap.add_argument("--envs", default="line_v0,lineit_v0,rummy432_v0")
+    ap.add_argument("--pairs", default="greedy:planner,greedy:random,planner:planner")
+    ap.add_argument("--games", type=int, default=400, help="games per pairing (two per deal)")
+    ap.add_argument("--seed", type=int, default=0, help="first deal's seed (tuning: 5000000)")
+    ap.add_argument("--samples", type=int, default=8, help="outcomes sampled per chance event")
+    ap.add_argument("--deal-samples", type=int, default=None, help="fresh deals for the deal's correction")
+    ap.add_argument("--policy-terms", action="store_true",
+                    help="also correct the known agents' random choices (off, as in play_corrected)")
+    ap.add_argument("--value", default="default",
+                    help="default (shipped nets), uniform, or a path ({env} is replaced)")
+    args = ap.parse_args(argv)
+    if args.seed >= 10**7:
+        ap.error("seeds from 10**7 up are the value nets' training seeds")
+    deal_samples = args.samples if args.deal_samples is None else args.deal_samples
+    print(f"{args.games} games per pairing from seed {args.seed}, {args.samples} samples per chance event, "
+          f"{deal_samples} fresh deals, value {args.value}\n")
+    print("| game | pairing | games | plain [95%] | reduced [95%] | ratio/game | duplicate plain [95%] "
+          "| duplicate reduced [95%] | ratio/deal | ratio/deal+fresh | eff. games | ms plain | ms corrected "
+          "| overhead |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for env in args.envs.split(","):
+        value = load_value(args.value, env)
+        for pair in args.pairs.split(","):
+            a, b = pair.split(":")
+            s = summary(play_pair(env, a, b, args.games // 2, args.seed, value, args.samples, deal_samples,
+                                   args.policy_terms))
+            print(f"| {env} | {a} vs {b} | {s['games']} | {s['plain']:.3f} ± {s['plain_h']:.3f} | "
+                  f"{s['red']:.3f} ± {s['red_h']:.3f} | {s['ratio_game']:.2f} | "
+                  f"{s['dup_plain']:.3f} ± {s['dup_plain_h']:.3f} | "
+                  f"{s['dup_red']:.3f} ± {s['dup_red_h']:.3f} | "
+                  f"{s['ratio_deal']:.2f} | {s['ratio_deal_fresh']:.2f} | {s['eff']:.0f} | "
+                  f"{s['ms_plain']:.1f} | {s['ms_corr']:.1f} | "
+                  f"{s['ms_corr'] / s['ms_plain']:.1f}x |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

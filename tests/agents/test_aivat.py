@@ -1,0 +1,337 @@
+"""The AIVAT control variates (``agents.measure``): unbiased, and the game unchanged.
+
+* (a) exact enumeration on a toy game whose chance decides the winner: over every deal,
+  every draw and every choice of known-random players, with the exact expectations, the
+  mean correction is 0 (to rounding) for an arbitrary value function, with and without
+  the players' policy terms; a wrong chance model is caught; the sampled corrector's
+  mean is 0 within its interval;
+* (b) an agent against a copy of itself in every game at 2 players: the reduced score's
+  95% interval holds 0.5 and seat 0's mean correction's holds 0;
+* (c) slow: plain and reduced scores agree over 5,000 greedy-vs-random games;
+* (d) the game plays move for move the same with and without the corrector, and the
+  corrections are the same for the same seed;
+* the value nets (shapes, loading, fallbacks) and the known policies.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import hashlib
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pytest
+
+import cardenvs
+from agents import make_agent
+from agents.base import RandomAgent
+from agents.heuristic import HeuristicAgent
+from agents.measure import (
+    ChanceCorrector,
+    UniformValue,
+    ValueNet,
+    game_points,
+    known_policy,
+    play_corrected,
+    value_for,
+)
+from agents.measure.value import value_inputs
+from agents.tournament import Match, play_match
+from cardenvs.core.game import Game
+from cardenvs.core.loop import Turn, play
+from tests.core.toy_chance import HighCardGame, exact_deals, exact_outcomes, rng_values
+
+ENVS = ("line_v0", "lineit_v0", "rummy432_v0")
+
+
+# ------------------------------------------------------------------ (a) the toy, exactly
+def arbitrary_value(game: Game[Any, Any], states: Sequence[Any]) -> np.ndarray:
+    """Any function of the full state (the pile's order included): a hash made a row of
+    probabilities."""
+    out = []
+    for s in states:
+        h = hashlib.sha256(repr(sorted(game.to_json(s).items())).encode()).digest()
+        out.append(np.random.default_rng(list(h[:8])).dirichlet([1.0, 1.0]))
+    return np.array(out)
+
+
+def swap_policy(game: Game[Any, Any], view: Any, legal: list[int]) -> np.ndarray:
+    """A known random player: swaps a low card often, a high one seldom."""
+    p = 0.9 if view.hand < 2 else 0.2 if view.hand < 4 else 0.0
+    return np.array([1 - p, p])
+
+
+class ToyPlayer:
+    """Chooses by :func:`swap_policy` (the enumeration picks the branch instead)."""
+
+    action_probabilities = staticmethod(swap_policy)
+
+    def __init__(self, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def choose(self, game: Game[Any, Any], view: Any, legal: list[int]) -> int:
+        return int(self.rng.choice(legal, p=swap_policy(game, view, legal)))
+
+
+class FixedRng:
+    """``apply``'s rng with a chosen value (the enumeration's branch)."""
+
+    def __init__(self, k: int) -> None:
+        self.k = k
+
+    def integers(self, high: int) -> int:
+        assert 0 <= self.k < high
+        return self.k
+
+
+def enumerate_corrections(value: Any, policies: list[Any] | None,
+                          outcomes: Any = exact_outcomes) -> tuple[np.ndarray, float]:
+    """``(E[correction], E[|correction|])`` over every deal, choice and ``apply`` draw,
+    with the corrector's expectations exact."""
+    game = HighCardGame(2)
+    mean = np.zeros(2)
+    spread = 0.0
+
+    def walk(state: Any, corr: ChanceCorrector, prob: float) -> None:
+        nonlocal mean, spread
+        if game.is_terminal(state):
+            mean += prob * corr.total
+            spread += prob * abs(corr.total[0])
+            return
+        seat = game.current_player(state)
+        legal = game.legal_actions(state)
+        view = game.view(state, seat)
+        for a, pa in zip(legal, swap_policy(game, view, legal)):
+            if pa == 0:
+                continue
+            m = rng_values(game, state, a)
+            for k in range(m):
+                c2 = copy.copy(corr)
+                c2.total = corr.total.copy()
+                c2.on_move(Turn(0, seat, a, view, legal, state))
+                s2 = game.clone(state)
+                game.apply(s2, a, FixedRng(k))  # type: ignore[arg-type]
+                c2.after_move(Turn(0, seat, a, view, legal, s2))
+                walk(s2, c2, prob * pa / m)
+
+    for w, dealt in exact_deals(game, np.random.default_rng(0)):
+        corr = ChanceCorrector(game, value, np.random.default_rng(0), outcomes=outcomes, deals=exact_deals,
+                               policies=policies)
+        corr.start(dealt)
+        walk(dealt, corr, w)
+    return mean, spread
+
+
+@pytest.mark.parametrize("with_policies", [False, True])
+@pytest.mark.parametrize("value", [arbitrary_value, UniformValue()], ids=["arbitrary", "uniform"])
+def test_exact_mean_correction_is_zero(value: Any, with_policies: bool) -> None:
+    policies = [swap_policy, swap_policy] if with_policies else None
+    mean, spread = enumerate_corrections(value, policies)
+    assert np.abs(mean).max() < 1e-12
+    assert spread > 0.01  # the corrections are not all zero
+
+
+def test_a_wrong_chance_model_is_caught() -> None:
+    def lowest_on_top(game: Game[Any, Any], state: Any, action: int, rng: Any) -> list[tuple[float, Any]]:
+        t = game.clone(state)
+        t.pile = sorted(t.pile, reverse=True)  # the top (last) is the lowest card: not the truth
+        game.apply(t, action, FixedRng(0))  # type: ignore[arg-type]
+        return [(1.0, t)]
+
+    mean, _ = enumerate_corrections(arbitrary_value, [None, None], lowest_on_top)
+    assert np.abs(mean).max() > 1e-3
+
+
+def test_sampled_corrections_average_zero() -> None:
+    game = HighCardGame(2)
+    rng = np.random.default_rng(1)
+    corr = []
+    for g in range(4000):
+        state = game.new_state(rng)
+        done = play_corrected(game, state, [ToyPlayer(2 * g), ToyPlayer(2 * g + 1)], rng, arbitrary_value,
+                              samples=2, chance_rng=g)
+        corr.append(done.corrections[0])
+    x = np.array(corr)
+    assert x.std() > 0.05
+    assert abs(x.mean()) < 4 * x.std() / math.sqrt(len(x))
+
+
+# ------------------------------------------------------------- (b) an agent against itself
+def _make(env: str, label: str, seed: int | None = None) -> Any:
+    """The ladder's agent of ``label``; ``level#k`` is ``level`` with another seed."""
+    level, _, k = label.partition("#")
+    return make_agent(env, level, seed=None if seed is None else seed + 7919 * int(k or 0))
+
+
+def corrected_scores(env: str, levels: tuple[str, str], deals: int, seed: int) -> tuple[np.ndarray, ...]:
+    """Entrant (``levels[0]``) points and corrections over ``deals`` deals, seats swapped
+    on each (tournament matches); and seat 0's corrections.  A level against itself
+    plays a copy with other seeds (``level#1``), so the two seatings differ."""
+    if levels[0] == levels[1]:
+        levels = (levels[0], levels[1] + "#1")
+    pts, corr, seat0 = [], [], []
+    for d in range(deals):
+        for rot in (0, 1):
+            seats = levels if rot == 0 else levels[::-1]
+            res = play_match(Match(env, seats, seed + d, control_variates=True), make=_make)
+            assert res.corrections is not None
+            pts.append(game_points_of(res.rewards)[rot])
+            corr.append(res.corrections[rot])
+            seat0.append(res.corrections[0])
+    return np.array(pts), np.array(corr), np.array(seat0)
+
+
+def game_points_of(rewards: list[float]) -> list[float]:
+    best = max(rewards)
+    k = sum(r == best for r in rewards)
+    return [1.0 / k if r == best else 0.0 for r in rewards]
+
+
+def interval(x: np.ndarray, z: float = 1.96) -> tuple[float, float]:
+    """95% interval (``z``) of the mean over deals: the two games of a deal (consecutive
+    entries) are not independent (same cards, same fresh deals for the deal's correction)."""
+    per_deal = x.reshape(-1, 2).mean(axis=1)
+    half = z * per_deal.std(ddof=1) / math.sqrt(len(per_deal))
+    return per_deal.mean() - half, per_deal.mean() + half
+
+
+@pytest.mark.parametrize("env", ENVS)
+def test_an_agent_against_itself_scores_one_half(env: str) -> None:
+    pts, corr, seat0 = corrected_scores(env, ("greedy", "greedy"), 40, 300_000)
+    lo, hi = interval(pts - corr)
+    assert lo <= 0.5 <= hi, (lo, hi)
+    lo, hi = interval(seat0, z=3.29)  # 99.9%: a second check per game, and a gross bias still shows
+    assert lo <= 0.0 <= hi, (lo, hi)
+    assert np.abs(corr).max() > 0.01  # corrected, not a no-op
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("env", ENVS)
+def test_an_agent_against_itself_many_games(env: str) -> None:
+    pts, corr, seat0 = corrected_scores(env, ("planner", "planner"), 300, 400_000)
+    lo, hi = interval(pts - corr)
+    assert lo <= 0.5 <= hi
+    lo, hi = interval(seat0)
+    assert lo <= 0.0 <= hi
+
+
+# ------------------------------------------------------------- (c) plain and reduced agree
+@pytest.mark.slow
+@pytest.mark.parametrize("env", ENVS)
+def test_plain_and_reduced_agree_over_5000_games(env: str) -> None:
+    pts, corr, _ = corrected_scores(env, ("greedy", "random"), 2500, 600_000)
+    plo, phi = interval(pts)
+    rlo, rhi = interval(pts - corr)
+    assert max(plo, rlo) <= min(phi, rhi)  # the intervals overlap
+    diff = pts - (pts - corr)  # the corrections: their mean is 0 within its interval
+    lo, hi = interval(diff)
+    assert lo <= 0.0 <= hi
+
+
+# ---------------------------------------------------------------- (d) the game unchanged
+def _record(moves: list[int], turn: Turn) -> None:
+    moves.append(turn.action)
+
+
+@pytest.mark.parametrize("env", ENVS)
+@pytest.mark.parametrize("levels", [("greedy", "random"), ("planner", "greedy")])
+def test_the_game_plays_the_same_with_the_corrector(env: str, levels: tuple[str, str]) -> None:
+    game = cardenvs.game_class(env)(2)
+    for seed in (11, 12):
+        runs = []
+        for corrected in (False, True):
+            rng = np.random.default_rng(seed)
+            players = [make_agent(env, lvl, seed=seed * 31 + i) for i, lvl in enumerate(levels)]
+            state = game.new_state(rng)
+            moves: list[int] = []
+            record = functools.partial(_record, moves)
+            if corrected:
+                done = play_corrected(game, state, players, rng, after_move=record)
+                assert done.steps == len(moves)
+            else:
+                play(game, state, players, rng, after_move=record)
+            runs.append((moves, game.returns(state), rng.random()))  # the game's rng drew alike
+        assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("env", ENVS)
+def test_the_match_is_the_same_and_the_corrections_repeat(env: str) -> None:
+    m = Match(env, ("greedy", "planner"), 21)
+    plain = play_match(m)
+    a = play_match(Match(env, m.seats, m.seed, control_variates=True))
+    b = play_match(Match(env, m.seats, m.seed, control_variates=True))
+    assert plain.corrections is None
+    assert (a.rewards, a.steps) == (plain.rewards, plain.steps)
+    assert a.corrections == b.corrections and a.corrections is not None
+    assert abs(sum(a.corrections)) < 1e-9  # V sums to 1 over the seats: so do the corrections
+
+
+def test_the_derived_generator_leaves_the_games_untouched() -> None:
+    game = cardenvs.game_class("rummy432_v0")(2)
+    rng = np.random.default_rng(5)
+    state = game.new_state(rng)
+    before = rng.bit_generator.state
+    done = play_corrected(game, game.clone(state), [make_agent("rummy432_v0", "greedy", seed=1)] * 2,
+                          np.random.default_rng(5), samples=2)
+    again = play_corrected(game, game.clone(state), [make_agent("rummy432_v0", "greedy", seed=1)] * 2,
+                           np.random.default_rng(5), samples=2)
+    assert rng.bit_generator.state == before
+    assert done == again
+
+
+# ------------------------------------------------------------ value nets and policies
+def test_a_value_net_round_trips_and_sums_to_one(tmp_path: Any) -> None:
+    game = cardenvs.game_class("line_v0")(2)
+    d = game.observation_size()
+    rng = np.random.default_rng(0)
+    net = ValueNet([(rng.normal(size=(d, 8)), np.zeros(8)), (rng.normal(size=(8, 1)), np.zeros(1))],
+                   np.zeros(d), np.ones(d), {"options": game.options})
+    net.save(tmp_path / "v.npz")
+    back = ValueNet.load(tmp_path / "v.npz")
+    states = [game.new_state(np.random.default_rng(i)) for i in range(3)]
+    v = back(game, states)
+    assert v.shape == (3, 2) and np.allclose(v.sum(axis=1), 1) and np.allclose(v, net(game, states))
+    assert len(set(np.round(v[:, 0], 6))) > 1
+    end = states[0]
+    play(game, end, [make_agent("line_v0", "greedy", seed=0)] * 2, np.random.default_rng(0))
+    assert np.array_equal(back(game, [end])[0], game_points(game, end))
+
+
+@pytest.mark.parametrize("env", ENVS)
+def test_the_shipped_value_nets(env: str) -> None:
+    game = cardenvs.game_class(env)(2)
+    v = value_for(game)
+    assert isinstance(v, ValueNet), f"no value net shipped for {env} at 2 players"
+    rng = np.random.default_rng(3)
+    state = game.new_state(rng)
+    out = v(game, [state])
+    assert np.allclose(out.sum(axis=1), 1)
+    assert value_inputs(game, [state], v.features).shape == (2, v.layers[0][0].shape[0])
+
+
+def test_value_for_falls_back_to_uniform() -> None:
+    assert isinstance(value_for(cardenvs.game_class("line_v0")(2, joker_points=10)), UniformValue)
+    assert isinstance(value_for(cardenvs.game_class("lineit_v0")(5)), UniformValue)
+    with pytest.raises(ValueError, match="unknown value features"):
+        value_inputs(cardenvs.game_class("line_v0")(2), [], ("psychic",))
+
+
+def test_known_policies() -> None:
+    game = cardenvs.game_class("line_v0")(2)
+    state = game.new_state(np.random.default_rng(0))
+    view, legal = game.view(state, 0), game.legal_actions(state)
+    greedy = make_agent("line_v0", "greedy", seed=0)
+    assert type(greedy) is HeuristicAgent
+    p = known_policy(greedy)
+    assert p is not None
+    probs = p(game, view, legal)
+    assert np.isclose(probs.sum(), 1) and set(np.flatnonzero(probs)) <= set(range(len(legal)))
+    chosen = {greedy.choose(game, view, legal) for _ in range(30)}
+    assert chosen <= {legal[i] for i in np.flatnonzero(probs)}  # among the ties, nothing else
+    rand = known_policy(RandomAgent(0))
+    assert rand is not None and np.allclose(rand(game, view, legal), 1 / len(legal))
+    assert known_policy(ToyPlayer(0)) is swap_policy
+    assert known_policy(object()) is None
