@@ -81,7 +81,7 @@ from cardenvs.core.loop import PlayerLike
 from cardenvs.core.observers import OBSERVATIONS, Observer, check_observation
 
 from .cli import HelpFormatter
-from .estimate import estimate
+from .estimate import Reported, estimate
 from .knowledge import Reference, spec
 from .ladder import levels as ladder_levels
 from .ladder import playable_levels
@@ -368,7 +368,7 @@ def resolve_policy(policy: Any, env_name: str) -> tuple[str, PlayerLike | None, 
 
 
 @dataclass(frozen=True)
-class Score:
+class Score(Reported):
     """The policy's result against one level: the reported score and the plain one beside it.
 
     :attr:`share` is the policy's points per game as the evaluation's estimator measures
@@ -403,21 +403,6 @@ class Score:
     deals: int = 0
     #: how :attr:`share` was measured: "duplicate+control variates", "duplicate", ...
     method: str = "plain"
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        """The 95% interval of :attr:`share`."""
-        return self.low, self.high
-
-    @property
-    def plain_interval(self) -> tuple[float, float]:
-        """The 95% interval of :attr:`plain_share`."""
-        return self.plain_low, self.plain_high
-
-    @property
-    def effective_games(self) -> float:
-        """Plain games that would give :attr:`interval`'s width: games x :attr:`variance_ratio`."""
-        return self.games * self.variance_ratio
 
     @property
     def separated(self) -> str:
