@@ -63,37 +63,8 @@ def mean_interval(values: list[float], lo: float = 0.0, hi: float = 1.0) -> tupl
     return m, min(m, max(lo, m - half)), max(m, min(hi, m + half)), var
 
 
-class Reported:
-    """What a reported score (:class:`Estimate`, :class:`agents.evaluation.Score`) derives
-    from its fields: the intervals as pairs and the effective number of games."""
-
-    share: float
-    low: float
-    high: float
-    plain_share: float
-    plain_low: float
-    plain_high: float
-    games: int
-    variance_ratio: float
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        """The 95% interval of :attr:`share`."""
-        return self.low, self.high
-
-    @property
-    def plain_interval(self) -> tuple[float, float]:
-        """The 95% interval of :attr:`plain_share`."""
-        return self.plain_low, self.plain_high
-
-    @property
-    def effective_games(self) -> float:
-        """The plain games that would give the reported interval's width: games x variance ratio."""
-        return self.games * self.variance_ratio
-
-
 @dataclass(frozen=True)
-class Estimate(Reported):
+class Estimate:
     """A score measured two ways on the same games.
 
     ``share``/``low``/``high``: the reported score (the reduced one when corrections were
@@ -117,6 +88,20 @@ class Estimate(Reported):
     #: "duplicate+control variates", "duplicate", "control variates" or "plain"
     method: str
 
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The 95% interval of :attr:`share`."""
+        return self.low, self.high
+
+    @property
+    def plain_interval(self) -> tuple[float, float]:
+        """The 95% interval of :attr:`plain_share`."""
+        return self.plain_low, self.plain_high
+
+    @property
+    def effective_games(self) -> float:
+        """The plain games that would give the reported interval's width: games x variance ratio."""
+        return self.games * self.variance_ratio
 
 
 def estimate(records: Iterable[tuple[Hashable, float, float | None]], duplicate: bool = True,

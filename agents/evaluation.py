@@ -81,7 +81,7 @@ from cardenvs.core.loop import PlayerLike
 from cardenvs.core.observers import OBSERVATIONS, Observer, check_observation
 
 from .cli import HelpFormatter
-from .estimate import Reported, estimate
+from .estimate import Estimate, estimate
 from .knowledge import Reference, spec
 from .ladder import levels as ladder_levels
 from .ladder import playable_levels
@@ -368,8 +368,9 @@ def resolve_policy(policy: Any, env_name: str) -> tuple[str, PlayerLike | None, 
 
 
 @dataclass(frozen=True)
-class Score(Reported):
-    """The policy's result against one level: the reported score and the plain one beside it.
+class Score(Estimate):
+    """The policy's result against one level: an :class:`~agents.estimate.Estimate` (the
+    reported score and the plain one beside it) with the level's tallies.
 
     :attr:`share` is the policy's points per game as the evaluation's estimator measures
     it (with control variates, the luck of the cards taken out; see
@@ -379,12 +380,6 @@ class Score(Reported):
     """
 
     level: str
-    games: int
-    #: points per game (a win 1, a win shared by k seats 1/k), as the estimator measures it
-    share: float
-    #: its 95% interval
-    low: float
-    high: float
     wins: int
     shared: int
     losses: int
@@ -392,17 +387,6 @@ class Score(Reported):
     truncated: int
     mean_reward: float
     players: int
-    #: points per game as they fell, and their 95% interval (Wilson's over games without
-    #: duplicate deals, Student's over deals with them)
-    plain_share: float = math.nan
-    plain_low: float = math.nan
-    plain_high: float = math.nan
-    #: the plain score's variance over the reported one's, per deal (1.0: nothing reduced)
-    variance_ratio: float = 1.0
-    #: deals the games were played on
-    deals: int = 0
-    #: how :attr:`share` was measured: "duplicate+control variates", "duplicate", ...
-    method: str = "plain"
 
     @property
     def separated(self) -> str:
@@ -640,12 +624,9 @@ def evaluate(
         est = estimate(zip((r.match.seed for r in done), pts, corr), duplicate=duplicate)
         rewards = [r.rewards[r.match.seats.index(label)] for r in done]
         out.scores[level] = Score(
-            level=level, games=n, share=est.share, low=est.low, high=est.high,
-            wins=sum(p == 1.0 for p in pts), shared=sum(0.0 < p < 1.0 for p in pts),
+            **vars(est), level=level, wins=sum(p == 1.0 for p in pts), shared=sum(0.0 < p < 1.0 for p in pts),
             losses=sum(p == 0.0 for p in pts), truncated=len(mine) - n,
-            mean_reward=float(np.mean(rewards)) if rewards else math.nan, players=players,
-            plain_share=est.plain_share, plain_low=est.plain_low, plain_high=est.plain_high,
-            variance_ratio=est.variance_ratio, deals=est.deals, method=est.method)
+            mean_reward=float(np.mean(rewards)) if rewards else math.nan, players=players)
     reference = ladder_scale(env_name, players)
     if changed:
         out.unrated = (f"the ladder's ratings were measured with the default options, not "
