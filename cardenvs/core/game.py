@@ -172,6 +172,13 @@ class View(Protocol):
     def options(self) -> dict[str, Any]: ...
 
 
+def shuffle_unseen(cards: list[int], rng: np.random.Generator) -> None:
+    """Re-order ``cards`` (a face-down pile or deck) uniformly at random with ``rng``, in
+    place: what each game's :meth:`Game.redraw_unseen` does to the cards it hides."""
+    if len(cards) > 1:
+        cards[:] = [cards[i] for i in rng.permutation(len(cards)).tolist()]
+
+
 class Game(ABC, Generic[S, V]):
     """A game's rules under fixed options. Subclasses fill in the class variables."""
 

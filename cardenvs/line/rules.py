@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from cardenvs.core.game import Game, Option
+from cardenvs.core.game import Game, Option, shuffle_unseen
 from cardenvs.core.picture import Table
 
 from . import encoding, serialization
@@ -381,9 +381,7 @@ class LineGame(Game[LineState, LineView]):
         """Shuffle the draw pile in place with ``rng``: the only cards nobody has seen
         (every hand is seen by its owner; the grid, the discard pile and a pending card
         are face up).  Views and the legal moves do not depend on the pile's order."""
-        d = state.draw
-        if len(d) > 1:
-            d[:] = [d[i] for i in rng.permutation(len(d)).tolist()]
+        shuffle_unseen(state.draw, rng)
 
     def has_chance(self, state: LineState, action: int) -> bool:
         """Only a draw meets chance (Line's ``apply`` uses no ``rng``)."""

@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from cardenvs.core.game import Game
+from cardenvs.core.game import Game, shuffle_unseen
 
 from . import encoding, render, serialization
 from .picture import picture as _picture
@@ -439,9 +439,7 @@ class LineItGame(Game[State, LineItView]):
         """Shuffle the deck in place with ``rng``: its order is all Line-it hides (hands,
         market, jackpots and piles are face up).  The card indexes do not change: every
         deck card is at ``L_DECK`` whatever its place in the deck."""
-        d = state.deck
-        if len(d) > 1:
-            d[:] = [d[i] for i in rng.permutation(len(d)).tolist()]
+        shuffle_unseen(state.deck, rng)
 
     def has_chance(self, state: State, action: int) -> bool:
         """Whether the step may end a round that reveals a market from the deck: any

@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from cardenvs.core.cards import card_str
-from cardenvs.core.game import Game, Option, OptionError
+from cardenvs.core.game import Game, Option, OptionError, shuffle_unseen
 from cardenvs.core.picture import Table
 
 from . import encoding, render, serialization
@@ -426,9 +426,7 @@ class Rummy432Game(Game[State, Rummy432View]):
         """Shuffle the face-down pile in place with ``rng``: the only cards nobody has
         seen (each hand is seen by its owner, the discard pile face up).  Reshuffles and
         later rounds' deals come from ``apply``'s own ``rng``, not from here."""
-        d = state.pile
-        if len(d) > 1:
-            d[:] = [d[i] for i in rng.permutation(len(d)).tolist()]
+        shuffle_unseen(state.pile, rng)
 
     def has_chance(self, state: State, action: int) -> bool:
         """A draw (the pile's top), and a throw that may reshuffle the pile (the turn drew
