@@ -46,7 +46,7 @@ def error_page(status: int, title: str, message: str, extra: str = "") -> HTMLRe
 
 def rules_page(title: str, body: str, toc: str) -> HTMLResponse:
     """A game's rules as a page of its own (``body`` and ``toc``: HTML rendered from the
-    game's rules document, raw HTML in it escaped; see :mod:`.rules`)."""
+    game's rules document, raw HTML in it escaped; see :mod:`.rules_docs`)."""
     page = f"""<!doctype html>
 <html lang="en">
 <head>

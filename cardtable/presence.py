@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from .connection import Conn
 from .room import MAX_TIMEOUTS, Room, RoomError, new_token
-
-if TYPE_CHECKING:
-    from .app import Server
+from .settings import Settings
 
 log = logging.getLogger("cardtable")
 
@@ -48,10 +48,52 @@ class Clock:
     step: int
 
 
+class Host(Protocol):
+    """What the timers need of the server (:class:`~.server.Server` is one): its rooms and
+    their connections, and the few changes a timer makes to a room."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def rooms(self) -> dict[str, Room]: ...
+
+    @property
+    def conns(self) -> dict[str, set[Conn]]: ...
+
+    def connected(self, room: Room) -> list[int]:
+        """How many clients are connected to each seat."""
+
+    def commit(self, room: Room, memo: tuple[Any, ...], move: bool = False,
+               record: dict[str, Any] | None = None, prune_moves: bool = False) -> None:
+        """Save the room (``RoomError``, the change undone, when the write fails)."""
+
+    def unseat(self, room: Room, seat: int, host_leaves: bool = False) -> None:
+        """A computer plays the seat from now on."""
+
+    def notice(self, room: Room, message: str) -> None:
+        """Tell everyone in the room something."""
+
+    def broadcast_room(self, room: Room) -> None:
+        """Send everyone in the room its ``room`` message."""
+
+    def kick(self, room: Room) -> None:
+        """Go on: a computer to move thinks, a clock runs."""
+
+    def spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
+        """Run a task the server keeps."""
+
+    async def think(self, room: Room, seat: int, level: str) -> int:
+        """A computer's move for the current position."""
+
+    def play_move(self, room: Room, seat: int, action: Any) -> None:
+        """Apply, save and tell a move."""
+
+
 class Presence:
     """The timers of one server's rooms (see the module's docstring)."""
 
-    def __init__(self, server: Server) -> None:
+    def __init__(self, server: Host) -> None:
         self.server = server
         #: room -> seat -> (timer, loop time at which a computer takes the seat)
         self.away: dict[str, dict[int, tuple[asyncio.TimerHandle, float]]] = {}

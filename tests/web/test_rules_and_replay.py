@@ -22,7 +22,7 @@ import cardenvs
 from cardtable.catalog import view_dict
 from cardtable.pages import SECURITY_HEADERS
 from cardtable.records import replay
-from cardtable.rules import render_markdown
+from cardtable.rules_docs import render_markdown
 
 from .harness import HTTP, Client, LiveServer, create_room, is_end, live_server
 

@@ -1,4 +1,5 @@
-"""The games' rules for players, one click away from the table.
+"""The rules documents: each game's rules for players (Markdown rendered to HTML), one click away
+from the table.
 
 Each game's kit names its rules document (``GameKit.rules``: a Markdown file shipped in the
 package; for the shipped games the project's ``docs/rules/<game>.md``, one text).  Here it is

@@ -1,0 +1,92 @@
+"""A room's life: its request checked (``POST /api/rooms``), the quotas on making rooms, and
+which rooms are idle long enough to expire (:class:`~.settings.Settings`)."""
+
+from __future__ import annotations
+
+import collections
+import secrets
+import time
+from collections.abc import Iterable
+from typing import Any
+
+from . import catalog
+from .room import TIME_SETTINGS, Room, check_time_settings, new_token
+from .settings import HOUR, Settings
+
+#: the fields of a room request (``POST /api/rooms``)
+ROOM_FIELDS = ("game", "num_players", "options", "level", *TIME_SETTINGS)
+
+
+class Refused(RuntimeError):
+    """A request over a quota: answered ``status`` with the message, ``Retry-After: retry``."""
+
+    def __init__(self, status: int, message: str, retry: int) -> None:
+        super().__init__(message)
+        self.status = status
+        self.retry = retry
+
+
+def new_room(body: Any, taken: Iterable[str]) -> Room:
+    """The room a request asks for (``ValueError`` with what is allowed), with an id not
+    among ``taken`` and a fresh host credential; not saved yet."""
+    if isinstance(body, dict):
+        unknown = sorted(set(body) - set(ROOM_FIELDS))
+        if unknown:
+            raise ValueError(f"unknown field(s) {', '.join(unknown)[:200]}; the fields are "
+                             f"{', '.join(ROOM_FIELDS)}")
+        times = check_time_settings({k: body[k] for k in TIME_SETTINGS if k in body})
+        body = {k: v for k, v in body.items() if k not in TIME_SETTINGS}
+    else:
+        times = check_time_settings({})
+    env, n, options, level = catalog.validate_table(body)
+    ids = set(taken)
+    room_id = secrets.token_urlsafe(6)
+    while room_id in ids:
+        room_id = secrets.token_urlsafe(6)
+    room = Room(room_id, env, n, options, level, new_token())
+    for name, value in times.items():
+        setattr(room, name, value)
+    return room
+
+
+class Quotas:
+    """How many rooms each client address made in the last hour."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        #: per client address: when it created rooms in the last hour
+        self.created_by: dict[str, collections.deque[float]] = {}
+
+    def check(self, address: str, rooms: int) -> None:
+        """``Refused`` when the table holds its most rooms (``rooms`` now) or the address made
+        its most this hour."""
+        if rooms >= self.settings.max_rooms:
+            raise Refused(503, f"the table is full ({self.settings.max_rooms} rooms); try again later", 600)
+        created = self.created_by.setdefault(address, collections.deque())
+        hour_ago = time.monotonic() - HOUR
+        while created and created[0] < hour_ago:
+            created.popleft()
+        if len(created) >= self.settings.rooms_per_hour:
+            wait = int(created[0] - hour_ago) + 1
+            raise Refused(429, f"too many new rooms from your address: at most "
+                               f"{self.settings.rooms_per_hour} an hour; the next in {wait} s", wait)
+
+    def took(self, address: str) -> None:
+        """The address made a room now."""
+        self.created_by.setdefault(address, collections.deque()).append(time.monotonic())
+
+    def forget_old(self) -> None:
+        """Forget the counts older than an hour."""
+        hour_ago = time.monotonic() - HOUR
+        for address, times in list(self.created_by.items()):
+            while times and times[0] < hour_ago:
+                times.popleft()
+            if not times:
+                del self.created_by[address]
+
+
+def idle(room: Room, settings: Settings, now: float) -> bool:
+    """Whether a room nobody is connected to has been idle long enough to expire (never
+    dealt: ``expire_waiting``; else ``expire_idle``)."""
+    limit = settings.expire_waiting if room.play is None else settings.expire_idle
+    return now - room.active >= limit
