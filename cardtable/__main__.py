@@ -68,20 +68,10 @@ def missing_web_extra(err: ImportError) -> str | None:
     return f"cardtable needs the web extra ({err}): pip install 'cardenvs[web]'"
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Parse the arguments and serve until interrupted."""
-    from cardenvs._agents_import import AgentsShadowedError, import_agents
-
-    try:  # a folder named agents that shadows the package is named, with the fix
-        import_agents("cli")
-    except AgentsShadowedError as err:
-        print(f"cardtable: error: {err}", file=sys.stderr)
-        return 2
-    from agents.cli import HelpFormatter, prog
-
-    name = prog("cardtable")  # cardtable, or python -m cardtable
+def parser(name: str, formatter: type[argparse.HelpFormatter]) -> argparse.ArgumentParser:
+    """The command line's parser (``name``: how the command was called)."""
     about = (__doc__ or "").replace("::\n", ":\n").replace("python -m cardtable", name)
-    ap = argparse.ArgumentParser(prog=name, description=about, formatter_class=HelpFormatter)
+    ap = argparse.ArgumentParser(prog=name, description=about, formatter_class=formatter)
     ap.add_argument("--host", default="127.0.0.1")
     ap.add_argument("--port", type=int, default=8000)
     ap.add_argument("--data", default="./data", help="folder of the SQLite file (created if missing)")
@@ -101,8 +91,17 @@ def main(argv: list[str] | None = None) -> int:
                          "token as Authorization: Bearer TOKEN; at least 16 characters; better given as "
                          "the environment variable CARDTABLE_OPERATOR_TOKEN, which other users' ps does "
                          "not show (default: the export is off)")
+    _limits(ap.add_argument_group("limits (docs/table.md says what each does)"))
+    ap.add_argument("--forwarded-allow-ips", default=None, metavar="IPS",
+                    help="behind a reverse proxy: the proxy's addresses (comma-separated), whose "
+                         "X-Forwarded-For then gives the client's address for the per-address limits "
+                         "(uvicorn's default: 127.0.0.1)")
+    return ap
+
+
+def _limits(limits: argparse._ArgumentGroup) -> None:
+    """The limits' options (their defaults are :class:`~.settings.Settings`')."""
     d = Settings()
-    limits = ap.add_argument_group("limits (docs/table.md says what each does)")
     limits.add_argument("--rooms-per-hour", type=positive, default=d.rooms_per_hour, metavar="N",
                         help="rooms one client address may create per hour")
     limits.add_argument("--max-rooms", type=positive, default=d.max_rooms, metavar="N",
@@ -123,11 +122,10 @@ def main(argv: list[str] | None = None) -> int:
     limits.add_argument("--host-grace", type=duration, default=d.host_grace, metavar="TIME",
                         help=f"how long the host may be away before the host role passes to a person at the "
                              f"table (default: {span(d.host_grace)})")
-    ap.add_argument("--forwarded-allow-ips", default=None, metavar="IPS",
-                    help="behind a reverse proxy: the proxy's addresses (comma-separated), whose "
-                         "X-Forwarded-For then gives the client's address for the per-address limits "
-                         "(uvicorn's default: 127.0.0.1)")
-    args = ap.parse_args(argv)
+
+
+def settings_of(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Settings:
+    """The :class:`~.settings.Settings` the arguments ask for (a wrong one: ``ap.error``)."""
     if args.bot_delay < 0 or args.workers < 0:
         ap.error("--bot-delay and --workers must not be negative")
     try:
@@ -138,15 +136,34 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--operator-token: at least 16 characters (python -c 'import secrets; "
                  "print(secrets.token_urlsafe(24))' makes one)")
     try:  # the workers' priority range lives in Settings (the origins were checked above)
-        settings = Settings(allowed_origins=origins, operator_token=args.operator_token or None,
-                            rooms_per_hour=args.rooms_per_hour, max_rooms=args.max_rooms,
-                            conns_per_address=args.conns_per_address, max_conns=args.max_conns,
-                            handshake_seconds=args.handshake_timeout, expire_waiting=args.expire_waiting,
-                            expire_idle=args.expire_idle, host_grace=args.host_grace,
-                            worker_nice=args.worker_nice)
+        return Settings(allowed_origins=origins, operator_token=args.operator_token or None,
+                        rooms_per_hour=args.rooms_per_hour, max_rooms=args.max_rooms,
+                        conns_per_address=args.conns_per_address, max_conns=args.max_conns,
+                        handshake_seconds=args.handshake_timeout, expire_waiting=args.expire_waiting,
+                        expire_idle=args.expire_idle, host_grace=args.host_grace,
+                        worker_nice=args.worker_nice)
     except ValueError as err:
         ap.error(f"--worker-nice: {err}")
 
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the arguments and serve until interrupted."""
+    from cardenvs._agents_import import AgentsShadowedError, import_agents
+
+    try:  # a folder named agents that shadows the package is named, with the fix
+        import_agents("cli")
+    except AgentsShadowedError as err:
+        print(f"cardtable: error: {err}", file=sys.stderr)
+        return 2
+    from agents.cli import HelpFormatter, prog
+
+    ap = parser(prog("cardtable"), HelpFormatter)  # cardtable, or python -m cardtable
+    args = ap.parse_args(argv)
+    return serve(args, settings_of(ap, args))
+
+
+def serve(args: argparse.Namespace, settings: Settings) -> int:
+    """Serve the table the arguments describe until interrupted (2: it cannot start)."""
     try:  # all of the web extra now, not at the first socket (websockets) or rules page (markdown_it)
         import markdown_it  # noqa: F401
         import uvicorn

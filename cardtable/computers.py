@@ -22,13 +22,23 @@ RETRY_SECONDS = 1.0
 BOT_MOVES_PER_PASS = 1
 
 
+def prev_step(room: Room, seat: int) -> int:
+    """The step of ``seat``'s previous decision in the room's game (-1: none)."""
+    assert room.play is not None
+    movers = room.play.movers
+    for i in range(len(movers) - 1, -1, -1):
+        if movers[i] == seat:
+            return i
+    return -1
+
+
 def job(room: Room, kind: str, seat: int, level: str) -> Job:
     """The pool's job for the current position of ``room`` seen from ``seat``."""
     p = room.play
     assert p is not None
     return Job(kind=kind, room=room.id, game_index=p.index, env=room.env, num_players=room.num_players,
                options=catalog.options_key(room.options), seat=seat, level=level, seed=p.seed,
-               step=p.step, prev_step=room.prev_step(seat), view=room.game.view(p.state, seat),
+               step=p.step, prev_step=prev_step(room, seat), view=room.game.view(p.state, seat),
                legal=list(room.game.legal_actions(p.state)), ids=list(p.ids))
 
 

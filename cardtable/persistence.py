@@ -1,5 +1,6 @@
-"""Rooms to and from the file (:class:`~.store.Store`): every room is loaded at start-up,
-and every change is written before anyone is told of it (:func:`commit`)."""
+"""Rooms to and from the file (:class:`~.store.Store`): a room's saved form
+(:func:`snapshot`, :func:`last_move`, :func:`restore`), every room loaded at start-up, and
+every change written before anyone is told of it (:func:`commit`)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,10 @@ import sqlite3
 import time
 from typing import Any
 
-from .room import Room, RoomError
+import numpy as np
+
+from .moves import words
+from .room import Play, Room, RoomError, Seat, check_time_settings
 from .store import Store
 
 log = logging.getLogger("cardtable")
@@ -22,6 +26,78 @@ class StorageFailed(RuntimeError):
     """A new room could not be written (the request is answered 503)."""
 
 
+def snapshot(room: Room) -> dict[str, Any]:
+    """Everything needed to carry on after a restart (JSON-ready)."""
+    p = room.play
+    return {
+        "id": room.id, "env": room.env, "num_players": room.num_players, "options": room.options,
+        "default_level": room.default_level, "host_token": room.host_token, "created": room.created,
+        "status": room.status, "games_played": room.games_played, "host_seat": room.host_seat,
+        "settings": room.settings(),
+        "seats": [dict(vars(s)) for s in room.seats],  # flat: asdict's deep copy costs more
+        "play": None if p is None else {
+            "index": p.index, "seed": p.seed, "start": p.start, "state": room.game.to_json(p.state),
+            "rng": p.rng.bit_generator.state, "started": p.started, "step": p.step,
+            "round_result": p.round_result, "result": p.result, "finished": p.finished,
+        },
+    }
+
+
+def last_move(room: Room) -> dict[str, Any]:
+    """The latest move as the store keeps it (one row of the move history)."""
+    p = room.play
+    assert p is not None and p.log
+    e = p.log[-1]
+    return {"game": p.index, "step": e["step"], "seat": e["seat"], "action": p.ids[-1],
+            "text": e["text"], "label": e["label"]}
+
+
+def restore(data: dict[str, Any], moves: list[dict[str, Any]]) -> Room:
+    """A room from its snapshot and its current game's moves (from the store), at the
+    exact position it was saved in (``ValueError`` if they disagree)."""
+    room = Room(data["id"], data["env"], int(data["num_players"]), data["options"],
+                data["default_level"], data["host_token"])
+    room.created = data["created"]
+    room.status = data["status"]
+    room.games_played = int(data["games_played"])
+    room.seats = [Seat(**s) for s in data["seats"]]
+    room.host_seat = data.get("host_seat")  # absent in files written before it existed
+    for name, value in check_time_settings(data.get("settings", {})).items():
+        setattr(room, name, value)
+    pd = data["play"]
+    if pd is not None:
+        state = room.game.from_json(pd["state"])
+        rng = np.random.default_rng()
+        rng.bit_generator.state = pd["rng"]
+        moves = moves[: pd["step"]]  # a move row is written with its snapshot, never ahead of it
+        if len(moves) != pd["step"]:
+            raise ValueError(f"room {room.id}: {len(moves)} moves saved for the position after "
+                             f"{pd['step']}")
+        room.play = Play(index=pd["index"], seed=pd["seed"], start=pd["start"], state=state, rng=rng,
+                         started=pd["started"], ids=[m["action"] for m in moves],
+                         movers=[m["seat"] for m in moves],
+                         log=[{k: m[k] for k in ("step", "seat", "text", "label")} for m in moves],
+                         round_result=pd["round_result"], result=pd["result"], finished=pd["finished"])
+        _reword_log(room)
+    return room
+
+
+def _reword_log(room: Room) -> None:
+    """Give a restored log its third-person words (the store keeps the mover's): replay
+    the game from its seed, describing each move from its mover's View before it."""
+    p = room.play
+    assert p is not None
+    rng = np.random.default_rng(p.seed)
+    state = room.game.new_state(rng)
+    try:
+        for entry, action in zip(p.log, p.ids):
+            before = room.game.view(state, entry["seat"])
+            entry["others"] = words(room.env, room.game, action, before).others
+            room.game.apply(state, action, rng)
+    except ValueError:  # a game saved by other rules: the rest keep the mover's words
+        pass
+
+
 def load_rooms(store: Store) -> tuple[dict[str, Room], dict[str, str]]:
     """Every room of the file, and the rooms whose row could not be loaded: id -> what went
     wrong (logged; their links say so)."""
@@ -32,7 +108,7 @@ def load_rooms(store: Store) -> tuple[dict[str, Room], dict[str, str]]:
             data_room = json.loads(text)
             pd = data_room["play"]
             moves = [] if pd is None else store.moves(room_id, pd["index"])
-            room = Room.restore(data_room, moves)
+            room = restore(data_room, moves)
             if room.id != room_id:
                 raise ValueError(f"the row of room {room_id} holds room {room.id!r}")
         except Exception as err:  # one bad row must not stop the others, nor go unnoticed
@@ -49,7 +125,7 @@ def load_rooms(store: Store) -> tuple[dict[str, Room], dict[str, str]]:
 def save_new(store: Store, room: Room) -> None:
     """Write a new room (``StorageFailed`` when the write fails)."""
     try:
-        store.save_room(room.id, room.snapshot())
+        store.save_room(room.id, snapshot(room))
     except STORAGE_ERRORS as err:
         log.error("could not save a new room: %s", err)
         raise StorageFailed(f"the table could not save the new room ({err}); try again later") from None
@@ -65,7 +141,7 @@ def commit(store: Store, room: Room, memo: tuple[Any, ...], move: bool = False,
     p = room.play
     prune = p.index if prune_moves and p is not None else None
     try:
-        store.save_room(room.id, room.snapshot(), room.last_move() if move else None, record,
+        store.save_room(room.id, snapshot(room), last_move(room) if move else None, record,
                         prune_moves_before=prune)
         room.active = time.time()
     except STORAGE_ERRORS as err:

@@ -1,8 +1,9 @@
 """A room: its seats, its current game, and what each seat or a spectator is shown.
 
 A :class:`Room` is plain data and rules: it knows nothing of sockets or threads.  The
-server (:mod:`.app`) calls its methods, saves :meth:`Room.snapshot` after every change and
-sends the messages built by :meth:`Room.table_message` and :meth:`Room.room_message`.
+server (:mod:`.server`) calls its methods, saves its snapshot
+(:func:`.persistence.snapshot`) after every change and sends the messages built by
+:meth:`Room.table_message` and :meth:`Room.room_message`.
 
 Every message is built from ``game.view(state, seat)`` for a seat and from the rules'
 ``game.public_view(state)`` for a spectator, so nobody is sent what their seat may not know;
@@ -369,15 +370,6 @@ class Room:
             "result": p.result, "started": p.started, "finished": p.finished,
         }
 
-    def prev_step(self, seat: int) -> int:
-        """The step of ``seat``'s previous decision in this game (-1: none)."""
-        assert self.play is not None
-        movers = self.play.movers
-        for i in range(len(movers) - 1, -1, -1):
-            if movers[i] == seat:
-                return i
-        return -1
-
     # --------------------------------------------------------------- messages
     def room_message(self, you: int | None, host: bool, connected: list[int],
                      away: dict[int, float] | None = None) -> dict[str, Any]:
@@ -447,72 +439,3 @@ class Room:
             p.rng.bit_generator.state = rng
             del p.ids[n:], p.movers[n:], p.log[n:]
         self.touch()
-
-    def snapshot(self) -> dict[str, Any]:
-        """Everything needed to carry on after a restart (JSON-ready)."""
-        p = self.play
-        return {
-            "id": self.id, "env": self.env, "num_players": self.num_players, "options": self.options,
-            "default_level": self.default_level, "host_token": self.host_token, "created": self.created,
-            "status": self.status, "games_played": self.games_played, "host_seat": self.host_seat,
-            "settings": self.settings(),
-            "seats": [dict(vars(s)) for s in self.seats],  # flat: asdict's deep copy costs more
-            "play": None if p is None else {
-                "index": p.index, "seed": p.seed, "start": p.start, "state": self.game.to_json(p.state),
-                "rng": p.rng.bit_generator.state, "started": p.started, "step": p.step,
-                "round_result": p.round_result, "result": p.result, "finished": p.finished,
-            },
-        }
-
-    def last_move(self) -> dict[str, Any]:
-        """The latest move as the store keeps it (one row of the move history)."""
-        p = self.play
-        assert p is not None and p.log
-        e = p.log[-1]
-        return {"game": p.index, "step": e["step"], "seat": e["seat"], "action": p.ids[-1],
-                "text": e["text"], "label": e["label"]}
-
-    @classmethod
-    def restore(cls, data: dict[str, Any], moves: list[dict[str, Any]]) -> Room:
-        """A room from its snapshot and its current game's moves (from the store), at the
-        exact position it was saved in (``ValueError`` if they disagree)."""
-        room = cls(data["id"], data["env"], int(data["num_players"]), data["options"],
-                   data["default_level"], data["host_token"])
-        room.created = data["created"]
-        room.status = data["status"]
-        room.games_played = int(data["games_played"])
-        room.seats = [Seat(**s) for s in data["seats"]]
-        room.host_seat = data.get("host_seat")  # absent in files written before it existed
-        for name, value in check_time_settings(data.get("settings", {})).items():
-            setattr(room, name, value)
-        pd = data["play"]
-        if pd is not None:
-            state = room.game.from_json(pd["state"])
-            rng = np.random.default_rng()
-            rng.bit_generator.state = pd["rng"]
-            moves = moves[: pd["step"]]  # a move row is written with its snapshot, never ahead of it
-            if len(moves) != pd["step"]:
-                raise ValueError(f"room {room.id}: {len(moves)} moves saved for the position after "
-                                 f"{pd['step']}")
-            room.play = Play(index=pd["index"], seed=pd["seed"], start=pd["start"], state=state, rng=rng,
-                             started=pd["started"], ids=[m["action"] for m in moves],
-                             movers=[m["seat"] for m in moves],
-                             log=[{k: m[k] for k in ("step", "seat", "text", "label")} for m in moves],
-                             round_result=pd["round_result"], result=pd["result"], finished=pd["finished"])
-            room._reword_log()
-        return room
-
-    def _reword_log(self) -> None:
-        """Give a restored log its third-person words (the store keeps the mover's): replay
-        the game from its seed, describing each move from its mover's View before it."""
-        p = self.play
-        assert p is not None
-        rng = np.random.default_rng(p.seed)
-        state = self.game.new_state(rng)
-        try:
-            for entry, action in zip(p.log, p.ids):
-                before = self.game.view(state, entry["seat"])
-                entry["others"] = words(self.env, self.game, action, before).others
-                self.game.apply(state, action, rng)
-        except ValueError:  # a game saved by other rules: the rest keep the mover's words
-            pass
