@@ -5,6 +5,11 @@
   ``experiments``; the shipped packages never import ``experiments`` or ``tests`` (a game
   from elsewhere is named as text by its kit, and imported through the registry).
 * No import circles between the shipped modules, counting imports inside functions too.
+* The table (``cardtable``) is built in floors (:data:`TABLE_LAYERS`): the rooms' data and
+  the rules' documents; the connections, timers, lifecycle and file; the protocol and its
+  handlers, which see the server only through its narrow interfaces (``ports.Table``,
+  ``presence.Host``); the server; the web edge (Starlette); the entry points.  A module
+  imports its own floor and those below, and only the web edge knows the web framework.
 * The generic floors (the table's server and client, the generic agents, the integrations
   and the core) know no game: no environment name, no game title or short name used as a
   key, no import of a game's own modules (``experiments/code_stats.py`` counts them).
@@ -92,6 +97,60 @@ def test_arrows_go_downhill(layer: str) -> None:
             if imported.split(".")[0] in FORBIDDEN[layer]:
                 wrong.append(f"{name} imports {imported}")
     assert not wrong, wrong
+
+
+#: the table's floors, bottom up: a module of a floor imports only modules of its floor and
+#: the floors below (every module of ``cardtable`` is on one)
+TABLE_LAYERS: list[tuple[str, set[str]]] = [
+    ("data", {"settings", "limits", "names", "catalog", "moves", "room", "records", "rules_docs", "store",
+              "workers"}),
+    ("rooms", {"connection", "hub", "presence", "persistence", "lifecycle"}),
+    ("protocol", {"ports", "seating", "play", "coach", "computers", "protocol"}),
+    ("server", {"server"}),
+    ("web", {"pages", "session", "routes", "app"}),
+    ("entry", {"", "__main__"}),
+]
+#: the packages of the web framework, which only the web edge and the entry points import
+WEB = ("starlette", "uvicorn", "websockets")
+
+
+def _floor(module: str) -> int:
+    """The floor of a ``cardtable`` module (its index in :data:`TABLE_LAYERS`)."""
+    short = module.removeprefix("cardtable").removeprefix(".")
+    found = [i for i, (_, names) in enumerate(TABLE_LAYERS) if short in names]
+    assert len(found) == 1, f"{module} is on {len(found)} floors of TABLE_LAYERS: put it on one"
+    return found[0]
+
+
+def test_every_table_module_is_on_one_floor() -> None:
+    table = [name for name in MODULES if name.split(".")[0] == "cardtable"]
+    for name in table:
+        _floor(name)
+    declared = {f"cardtable.{n}" if n else "cardtable" for _, names in TABLE_LAYERS for n in names}
+    assert declared == set(table), f"not modules of cardtable: {sorted(declared - set(table))}"
+
+
+def test_the_table_imports_only_downstairs() -> None:
+    wrong = []
+    for name, path in MODULES.items():
+        if name.split(".")[0] != "cardtable":
+            continue
+        floor = _floor(name)
+        for imported in _imports(name, path):
+            top = imported.split(".")[0]
+            if top == "cardtable" and imported in MODULES and _floor(imported) > floor:
+                wrong.append(f"{name} ({TABLE_LAYERS[floor][0]}) imports {imported} "
+                             f"({TABLE_LAYERS[_floor(imported)][0]})")
+            if top in WEB and floor < _floor("cardtable.pages"):
+                wrong.append(f"{name} ({TABLE_LAYERS[floor][0]}) imports the web framework: {imported}")
+    assert not wrong, wrong
+
+
+def test_the_handlers_see_the_server_through_its_interfaces() -> None:
+    handlers = ("seating", "play", "coach", "computers", "protocol", "presence")
+    for short in handlers:
+        name = f"cardtable.{short}"
+        assert not {"cardtable.server", "cardtable.app"} & set(_imports(name, MODULES[name])), name
 
 
 def _cycles(graph: dict[str, list[str]]) -> list[list[str]]:

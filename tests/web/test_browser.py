@@ -17,7 +17,6 @@ import json
 import random
 import time
 import urllib.request
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -36,12 +35,6 @@ GAME_TIMEOUT = 150
 #: a whole game's first turns are played by taps, the rest through the page's client:
 #: taps cost about a second a turn and every kind of move is tapped in the players' tests
 TAPPED_TURNS = 8
-
-
-@pytest.fixture(scope="module")
-def base() -> Iterator[str]:
-    with K.server() as url:
-        yield url
 
 
 def private_cards(drv: Any, seat: int) -> set[int]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import shutil
 import tempfile
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -26,10 +25,8 @@ pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(_MISSING is not None, reason=f"browser tests need chromium: {_MISSING}")]
 
 
-@pytest.fixture(scope="module")
-def base() -> Iterator[str]:
-    with K.server(args=("--host-grace", "1")) as url:
-        yield url
+#: the arguments of this module's server (the ``base`` fixture of conftest.py)
+SERVER_ARGS = ("--host-grace", "1")
 
 
 def clock_seconds(drv: Any, selector: str = "#status #clock") -> int:

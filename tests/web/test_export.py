@@ -4,20 +4,15 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
-
-import pytest
 
 from .harness import HTTP, Client, LiveServer, create_room, live_server, play_randomly
 
 TOKEN = "a-long-operator-token-0123456789"
 
 
-@pytest.fixture(scope="module")
-def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with live_server(tmp_path_factory.mktemp("export"), operator_token=TOKEN) as s:
-        yield s
+#: the settings of this module's server (the ``srv`` fixture of conftest.py)
+SERVER = {"operator_token": TOKEN}
 
 
 def export(srv: LiveServer, auth: str | None = f"Bearer {TOKEN}") -> Any:

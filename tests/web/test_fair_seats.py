@@ -14,23 +14,16 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
-
-import pytest
 
 from cardtable.catalog import game_info
 
-from .harness import HTTP, Client, LiveServer, create_room, live_server, play_randomly
+from .harness import HTTP, Client, LiveServer, create_room, play_randomly
 from .test_games import _cards_named, _lists, _pile_runs, _truth
 
-
-@pytest.fixture(scope="module")
-def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    # computers pause 30 ms: the game goes on while Ann is away in a sit/leave cycle, but
-    # does not end in the few milliseconds the cycle takes
-    with live_server(tmp_path_factory.mktemp("fair"), bot_delay=0.03) as s:
-        yield s
+#: computers pause 30 ms: the game goes on while Ann is away in a sit/leave cycle, but
+#: does not end in the few milliseconds the cycle takes (the ``srv`` fixture of conftest.py)
+SERVER = {"bot_delay": 0.03}
 
 
 def refused(c: Client, msg: dict[str, Any], *words: str) -> str:

@@ -8,7 +8,7 @@ import json
 import statistics
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -17,13 +17,7 @@ from websockets.protocol import State
 
 from cardtable.limits import RATES, STRIKES
 
-from .harness import Client, LiveServer, create_room, live_server
-
-
-@pytest.fixture(scope="module")
-def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with live_server(tmp_path_factory.mktemp("flood")) as s:
-        yield s
+from .harness import Client, LiveServer, create_room
 
 
 def _refused_for(kind: str) -> Callable[[dict[str, Any]], bool]:

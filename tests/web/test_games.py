@@ -24,7 +24,7 @@ import pytest
 from cardtable.catalog import game_info, public_view, view_dict
 from cardtable.records import replay, replayed_returns
 
-from .harness import HTTP, Client, LiveServer, create_room, live_server, play_randomly, run_threads, watch
+from .harness import HTTP, Client, LiveServer, create_room, play_randomly, run_threads, watch
 
 #: the operator's token (the export is the operator's)
 OPERATOR = "operator-token-for-the-tests"
@@ -48,10 +48,8 @@ class Played:
     final: dict[str, Any]
 
 
-@pytest.fixture(scope="module")
-def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with live_server(tmp_path_factory.mktemp("games"), operator_token=OPERATOR) as s:
-        yield s
+#: the settings of this module's server (the ``srv`` fixture of conftest.py)
+SERVER = {"operator_token": OPERATOR}
 
 
 _played: dict[str, Played] = {}

@@ -7,19 +7,12 @@ from __future__ import annotations
 import json
 import logging
 import unicodedata
-from collections.abc import Iterator
 
 import pytest
 
 from cardtable.names import MAX_WIDTH, NameError_, clean_name, display_width, unique_name
 
-from .harness import HTTP, Client, LiveServer, create_room, live_server
-
-
-@pytest.fixture(scope="module")
-def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with live_server(tmp_path_factory.mktemp("input")) as s:
-        yield s
+from .harness import HTTP, Client, LiveServer, create_room
 
 
 def test_deep_nesting_is_an_error_not_a_traceback(srv: LiveServer, caplog: pytest.LogCaptureFixture) -> None:

@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .harness import HTTP, LiveServer, live_server
-
-
-@pytest.fixture(scope="module")
-def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with live_server(tmp_path_factory.mktemp("lobby")) as s:
-        yield s
+from .harness import HTTP, LiveServer
 
 
 def post(srv: LiveServer, body: object) -> Any:

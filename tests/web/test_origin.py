@@ -4,8 +4,6 @@ the security headers (CSP with frame-ancestors 'none', nosniff, Referrer-Policy)
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
@@ -13,16 +11,14 @@ from websockets.typing import Origin
 
 from cardtable.pages import SECURITY_HEADERS
 
-from .harness import HTTP, Client, LiveServer, create_room, live_server
+from .harness import HTTP, Client, LiveServer, create_room
 
 FRIEND = "https://cards.example.org"
 EVIL = "https://evil.example"
 
 
-@pytest.fixture(scope="module")
-def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with live_server(tmp_path_factory.mktemp("origin"), allowed_origins=(FRIEND + "/",)) as s:
-        yield s
+#: the settings of this module's server (the ``srv`` fixture of conftest.py)
+SERVER = {"allowed_origins": (FRIEND + "/",)}
 
 
 def open_socket(srv: LiveServer, room: str, origin: str | None) -> None:

@@ -19,7 +19,6 @@ import json
 import re
 import time
 import urllib.request
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -38,12 +37,6 @@ PHONE_TABLES: dict[str, tuple[int, dict[str, Any]]] = {
 }
 SPOKEN_CARD = re.compile(r"^(ace|[2-9]|10|jack|queen|king) of (clubs|diamonds|hearts|spades)"
                          r"(, (playable|chosen))?$")
-
-
-@pytest.fixture(scope="module")
-def base() -> Iterator[str]:
-    with K.server() as url:
-        yield url
 
 
 def start_alone(drv: Any, base: str, game: str, players: int, options: dict[str, Any] | None = None,

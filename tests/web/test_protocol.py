@@ -4,18 +4,11 @@ host-only requests, and refused messages that change nothing."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from .harness import Client, LiveServer, create_room, live_server
-
-
-@pytest.fixture(scope="module")
-def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with live_server(tmp_path_factory.mktemp("protocol")) as s:
-        yield s
+from .harness import Client, LiveServer, create_room
 
 
 def started_room(srv: LiveServer, env: str = "rummy432_v0",

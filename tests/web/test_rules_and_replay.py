@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,15 +23,9 @@ from cardtable.pages import SECURITY_HEADERS
 from cardtable.records import replay
 from cardtable.rules_docs import render_markdown
 
-from .harness import HTTP, Client, LiveServer, create_room, is_end, live_server
+from .harness import HTTP, Client, LiveServer, create_room, is_end
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with live_server(tmp_path_factory.mktemp("players")) as s:
-        yield s
 
 
 def as_sent(view: Any) -> Any:

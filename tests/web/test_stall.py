@@ -6,20 +6,15 @@ move for a person whose time runs out; a player can resign."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
-
-import pytest
 
 from .harness import HTTP, Client, LiveServer, create_room, live_server
 
 GRACE = 0.4
 
 
-@pytest.fixture(scope="module")
-def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with live_server(tmp_path_factory.mktemp("stall"), host_grace=GRACE) as s:
-        yield s
+#: the settings of this module's server (the ``srv`` fixture of conftest.py)
+SERVER = {"host_grace": GRACE}
 
 
 def room_with(srv: LiveServer, game: str = "rummy432_v0", n: int = 2, **body: Any) -> dict[str, Any]:

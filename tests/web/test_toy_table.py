@@ -71,10 +71,9 @@ def play_toy(base: str, drv: Any, shot: Path | None = None) -> dict[str, Any]:
     return K.room_state(drv)
 
 
-@pytest.fixture(scope="module")
-def base() -> Iterator[str]:
-    with toy_server() as url:
-        yield url
+#: the environment of this module's server: the toy's kit loaded (the ``base`` fixture of
+#: conftest.py)
+SERVER_ENV = {"CARDENVS_GAMES": PLUGIN}
 
 
 def test_the_toy_game_is_played_in_the_browser_table(base: str, tmp_path: Path) -> None:
