@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -62,16 +63,20 @@ class Coach:
     """Advice for one player, from that player's own observation only.
 
     ``level`` picks the engine: ``"planner"`` (instant heuristic scores) or
-    ``"expert"`` (search values; slower, stronger).
+    ``"expert"`` (search values; slower, stronger).  ``names`` (the players' names, by
+    seat) are how the reasons name other seats; without them a reason says
+    ``player <seat + 1>``, the seat number people see.
     """
 
-    def __init__(self, env_name: str, level: str = "planner", seed: int | None = 0) -> None:
+    def __init__(self, env_name: str, level: str = "planner", seed: int | None = 0,
+                 names: Sequence[str] | None = None) -> None:
         cardenvs.entry(env_name)
         if level not in ("greedy", "planner", "expert"):
             raise ValueError(f"coach level must be greedy, planner or expert, got {level!r}")
         self.env_name = env_name
         self.level = level
         self.knowledge = knowledge(env_name)
+        self.names: tuple[str, ...] | None = None if names is None else tuple(str(x) for x in names)
         self._seed = seed
         engine = make_agent(env_name, level, seed)
         assert isinstance(engine, (HeuristicAgent, SearchAgent))
@@ -119,7 +124,7 @@ class Coach:
         out = _grouped(ranked) if group else ranked
         if top is not None:
             out = out[:top]
-        return [replace(a, reason=self.knowledge.reason(game, view, a.action)) for a in out]
+        return [replace(a, reason=self.knowledge.named_reason(game, view, a.action, self.names)) for a in out]
 
     def comment(self, observation: Observation, action: int) -> str:
         """A line on a move actually played (from the observation dict before it)."""

@@ -117,7 +117,20 @@ class Knowledge(ABC):
 
     @abstractmethod
     def reason(self, game: Game[Any, Any], view: Any, action: int) -> str:
-        """A short reason a player understands for playing ``action`` in ``view``."""
+        """A short reason a player understands for playing ``action`` in ``view``.
+
+        It names a card only where that card is in the position as the reason says (in
+        the player's hand, on the table), speaks of a rank as a rank in words ("a pair of
+        fives": a table prints ``5s`` as the five of spades), and names another seat as
+        :func:`seat_words` does (see :meth:`named_reason`).
+        """
+
+    def named_reason(self, game: Game[Any, Any], view: Any, action: int,
+                     names: Sequence[str] | None = None) -> str:
+        """:meth:`reason`, naming the seats by ``names`` (the players' names, by seat) when
+        given, else by the seat number people see (:func:`seat_words`).  By default the
+        plain :meth:`reason`: a game whose reasons name seats overrides this one."""
+        return self.reason(game, view, action)
 
     @abstractmethod
     def evaluate(self, game: Game[Any, Any], state: Any, player: int) -> float:
@@ -292,6 +305,14 @@ def spec(env_name: str) -> GameAgents:
     module = importlib.import_module(cardenvs.entry(env_name).agents)
     found: GameAgents = module.SPEC
     return found
+
+
+def seat_words(seat: int, names: Sequence[str] | None = None) -> str:
+    """A seat as a reason names it: its player's name from ``names`` (by seat) when given,
+    else ``player <seat + 1>``, the seat number people see (a table counts seats from 1)."""
+    if names is not None and 0 <= seat < len(names):
+        return str(names[seat])
+    return f"player {seat + 1}"
 
 
 def knowledge(env_name: str) -> Knowledge:

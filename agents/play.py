@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import importlib.resources
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -42,8 +42,10 @@ class TerminalPlayer:
     name = "You"
 
     def __init__(self, env_name: str, read: Callable[[], str | None], out: TextIO,
-                 table: Callable[[], str], coach: Coach | None, comment: bool) -> None:
+                 table: Callable[[], str], coach: Coach | None, comment: bool,
+                 names: Sequence[str] | None = None) -> None:
         self.env_name = env_name
+        self.names = names  # the players' names by seat: how the coach's reasons name seats
         self.read = read
         self.out = out
         self.table = table
@@ -106,7 +108,7 @@ class TerminalPlayer:
 
     def _hint(self, game: Game[Any, Any], view: Any, legal: list[int]) -> None:
         if self.coach is None:
-            self.coach = Coach(self.env_name)
+            self.coach = Coach(self.env_name, names=self.names)
         for k, adv in enumerate(self.coach.advise_view(game, view, legal, top=5, group=True), 1):
             number = legal.index(adv.action) + 1 if adv.action in legal else "?"
             self.out.write(f"  {k}. [{number}] {adv.move}  ({adv.value:+.2f})  {adv.reason}\n")
@@ -172,7 +174,7 @@ def play(
     rng = np.random.default_rng(seed)
     state = game.new_state(rng)
     person = TerminalPlayer(env_name, read, out, lambda: game.render(state, 0),
-                            Coach(env_name) if coach else None, coach)
+                            Coach(env_name, names=names) if coach else None, coach, names)
     face = cardenvs.entry(env_name).table_face()
     out.write(f"{env_name}: " + ", ".join(f"player_{i} {names[i]}" for i in range(n)) + "\n")
     out.write("type a move number or its text; 'hint', 'board', 'rules', 'help', 'quit'\n\n")

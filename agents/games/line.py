@@ -59,6 +59,7 @@ import numpy as np
 
 from cardenvs.core.cards import CARD_VALUES, JOKER, SUIT_NAMES, card_str
 from cardenvs.core.game import Game
+from cardenvs.core.table import plural
 from cardenvs.line.rules import (
     ACTION_INFO,
     ADDABLE,
@@ -462,7 +463,8 @@ class LineKnowledge(Knowledge):
             my_after = sum(ctx.vals[q] for q in hand)
             best_opp = min(ctx.opp_est[q] for q in range(ctx.n) if q != ctx.me)
             verdict = "you should be lowest" if my_after < best_opp else "risky, others may hold less"
-            return f"{move}: fills the grid and ends the game with {my_after} points in hand ({verdict})"
+            kept = plural(my_after, "point")
+            return f"{move}: fills the grid and ends the game with {kept} in hand ({verdict})"
         if kind == K_DRAW:
             cost = self._draw_cost(ctx)
             if _can_take(ctx):
@@ -476,7 +478,7 @@ class LineKnowledge(Knowledge):
             fit, jfit = _fit_mask(ctx.rows)
             stuck = not (jfit if c == JOKER else fit >> c & 1)
             where = "and fits no row now" if stuck else "though it still fits a row"
-            return f"discard {card_str(c)}: drops {ctx.vals[c]} points {where}"
+            return f"discard {card_str(c)}: drops {plural(ctx.vals[c], 'point')} {where}"
         bits = [_shed_words(ctx, mv)]
         if bonus:
             bits.append(f"fills row {(x if kind == K_UPGRADE else r) + 1} and earns a bonus turn")
@@ -659,13 +661,13 @@ def _shed_words(ctx: _Ctx, mv: _Move) -> str:
         if ctx.view.phase == PLACING_PHASE:
             return f"the drawn {card_str(c)} must go down"
         costliest = " (a joker, the costliest card)" if c == JOKER else ""
-        return f"sheds {mv.shed} points{costliest}"
+        return f"sheds {plural(mv.shed, 'point')}{costliest}"
     if kind == K_UPGRADE:
         if x < 0:
-            return f"sheds {mv.shed} points but takes a joker worth {ctx.jp} into hand"
-        return f"sheds {mv.shed} points, completes row {r + 1} and moves its joker to row {x + 1}"
+            return f"sheds {plural(mv.shed, 'point')} but takes a joker worth {ctx.jp} into hand"
+        return f"sheds {plural(mv.shed, 'point')}, completes row {r + 1} and moves its joker to row {x + 1}"
     if kind == K_SHIFT:
-        return f"sheds {mv.shed} points and keeps the run complete, without filling a square"
+        return f"sheds {plural(mv.shed, 'point')} and keeps the run complete, without filling a square"
     return f"takes {card_str(mv.card)} straight onto the grid, so no card joins your hand"
 
 

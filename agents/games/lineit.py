@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from cardenvs.core.game import Game
+from cardenvs.core.table import plural
 from cardenvs.lineit.rules import apply_action, legal_actions
 from cardenvs.lineit.state import (
     ACTIONS,
@@ -69,7 +70,7 @@ from cardenvs.lineit.state import (
     score,
 )
 
-from ..knowledge import GameAgents, Knowledge, Reference, Rollouts, Ties, argmax_random
+from ..knowledge import GameAgents, Knowledge, Reference, Rollouts, Ties, argmax_random, seat_words
 
 _FI = 100  # grid steps of the room fraction f
 _KMAX = 3  # line length classes 0, 1, 2, >=3 number cards
@@ -606,6 +607,11 @@ class LineItKnowledge(Knowledge):
     # ------------------------------------------------------------------ reasons
     def reason(self, game: Game[Any, Any], view: LineItView, action: int) -> str:
         """Why ``action`` is worth playing, in the words of the planner's terms."""
+        return self.named_reason(game, view, action)
+
+    def named_reason(self, game: Game[Any, Any], view: LineItView, action: int,
+                     names: Sequence[str] | None = None) -> str:
+        """:meth:`reason`, naming the seat a pick blocks by ``names`` when given."""
         tab = _Table.of_view(view)
         ln = tab.lines[tab.me]
         pl = _Planner(tab, tab.me)
@@ -622,9 +628,9 @@ class LineItKnowledge(Knowledge):
             text = f"pick {card_text(c)} hand: " + self._hand_words(ln, c)
         else:
             text = (f"pick {card_text(c)} new: no market card fits the line or the full hand; scores "
-                    f"the line ({ln.num} number cards, banks {ln.banked()}"
+                    f"the line ({plural(ln.num, 'number card')}, banks {ln.banked()}"
                     + (self._bet_words(ln) if ln.bet else "") + f") and starts a new line at {card_text(c)}")
-        return text + self._block_words(tab, pl, c)
+        return text + self._block_words(tab, pl, c, names)
 
     @staticmethod
     def _bet_words(ln: LineStats) -> str:
@@ -648,10 +654,10 @@ class LineItKnowledge(Knowledge):
         col = colour_of(c)
         if k >= 0:
             parts.append(f"third {COLOUR_KEYS[k]} card claims the {COLOUR_KEYS[k]} jackpot "
-                         f"({tab.jack[k]} cards)")
+                         f"({plural(tab.jack[k], 'card')})")
         elif after.col[col] == _ONE_SHORT and tab.jack[col] > 0:
             parts.append(f"second {COLOUR_KEYS[col]} card: the next one claims the "
-                         f"{COLOUR_KEYS[col]} jackpot ({tab.jack[col]} cards)")
+                         f"{COLOUR_KEYS[col]} jackpot ({plural(tab.jack[col], 'card')})")
         if ln.bet and after.after == bet_value(ln.bet):
             parts.append(f"completes the {card_text(ln.bet)} bet")
         return ", ".join(parts)
@@ -664,9 +670,9 @@ class LineItKnowledge(Knowledge):
             return f"starts the line at {c}, room to {side} ({max(c - 1, NUM_NUMBERS - c)} values)"
         if ln.num == 1:
             return (f"sets the line {_dir_word(after.dir)} from {ln.last} with a gap of "
-                    f"{abs(c - ln.last) - 1}, {tab.beyond(c, after.dir)} deck cards still fit")
+                    f"{abs(c - ln.last) - 1}, {_fit(tab.beyond(c, after.dir))}")
         return (f"keeps the {_dir_word(ln.dir)} line with a gap of {abs(c - ln.last) - 1}, "
-                f"{tab.beyond(c, ln.dir)} deck cards still fit after it")
+                f"{_fit(tab.beyond(c, ln.dir))} after it")
 
     @staticmethod
     def _hand_words(ln: LineStats, c: int) -> str:
@@ -688,7 +694,7 @@ class LineItKnowledge(Knowledge):
         return f"keeps {c} in hand to start or extend a line later"
 
     @staticmethod
-    def _block_words(tab: _Table, pl: _Planner, c: int) -> str:
+    def _block_words(tab: _Table, pl: _Planner, c: int, names: Sequence[str] | None = None) -> str:
         """Whether taking ``c`` denies the next player a jackpot."""
         if tab.phase != PICK or tab.picks_left <= 1:
             return ""
@@ -698,13 +704,13 @@ class LineItKnowledge(Knowledge):
         if before > 0 and pl.threat(rest) < before:
             nxt = (tab.me + 1) % tab.n
             k = colour_of(c)
-            return (f"; also denies player_{nxt} the {COLOUR_KEYS[k]} jackpot "
-                    f"({tab.jack[k]} cards)")
+            return (f"; also denies {seat_words(nxt, names)} the {COLOUR_KEYS[k]} jackpot "
+                    f"({plural(tab.jack[k], 'card')})")
         return ""
 
     def _score_reason(self, tab: _Table, ln: LineStats) -> str:
         """Why score the line now."""
-        text = f"score: the line has {ln.num} number cards, banks {ln.banked()}"
+        text = f"score: the line has {plural(ln.num, 'number card')}, banks {ln.banked()}"
         if ln.bet:
             text += self._bet_words(ln)
         if ln.num <= DISCARDED_PER_LINE:
@@ -712,7 +718,7 @@ class LineItKnowledge(Knowledge):
         else:
             s, d = _supply(tab, ln)
             if d:
-                text += f"; only {s} deck cards still fit beyond {ln.last}"
+                text += f"; only {_fit(s)} beyond {ln.last}"
             if len(tab.hands[tab.me]) >= HAND_LIMIT:
                 text += ", and with a full hand a forced new is near"
         return text
@@ -721,20 +727,27 @@ class LineItKnowledge(Knowledge):
     def _pass_reason(tab: _Table, pl: _Planner, ln: LineStats, hand: list[int]) -> str:
         """Why play nothing or keep the line open."""
         if tab.phase == PLAY:
-            return ("pass: keeps the hand card(s) " + ", ".join(card_text(h) for h in hand)
+            held = "the hand card " if len(hand) == 1 else "the hand cards "
+            return ("pass: keeps " + held + ", ".join(card_text(h) for h in hand)
                     + " for a better moment; playing now would use up room on the line")
         if tab.phase == FINAL:
             return "pass: no hand card adds anything at the end"
         s, d = _supply(tab, ln)
         mu = pl.adds(ln)
-        text = f"pass: keeps the line of {ln.num} number cards open"
+        text = f"pass: keeps the line of {plural(ln.num, 'number card')} open"
         if d:
-            text += f"; {s} deck cards still fit beyond {ln.last} (about {mu:.1f} more expected)"
+            text += f"; {_fit(s)} beyond {ln.last} (about {mu:.1f} more expected)"
         if ln.bet and ln.bet_token() < 0:
-            text += f"; the {card_text(ln.bet)} bet still needs {bet_value(ln.bet) - ln.after} cards"
+            need = plural(bet_value(ln.bet) - ln.after, "card")
+            text += f"; the {card_text(ln.bet)} bet still needs {need}"
         elif ln.num <= DISCARDED_PER_LINE:
             text += "; scoring now would discard all of it"
         return text
+
+
+def _fit(n: int) -> str:
+    """``"3 deck cards still fit"``, ``"1 deck card still fits"``."""
+    return f"{plural(n, 'deck card')} still {'fits' if n == 1 else 'fit'}"
 
 
 class LineItRollouts(Rollouts):

@@ -35,10 +35,11 @@ SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 class MoveWords:
     """One move as people read it.
 
-    ``label`` speaks to the mover ("Play 7♥ into row 2"), ``others`` to everyone else
-    ("plays 7♥ into row 2", after the mover's name); ``cards`` are the card ids the move
-    names and ``spots`` the places on the table it names (a board highlights them, and a
-    tap on them selects the move).
+    ``label`` speaks to the mover ("Play 7♥ into row 2", a move to choose), ``others`` is
+    the move once played, told to everyone after the mover's name in the past tense of a
+    move log ("played 7♥ into row 2": "Ann played 7♥ into row 2"); ``cards`` are the card
+    ids the move names and ``spots`` the places on the table it names (a board highlights
+    them, and a tap on them selects the move).
     """
 
     label: str

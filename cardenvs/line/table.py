@@ -105,27 +105,28 @@ class LineTable(TableFace):
         if kind == K_PLAY:
             drawn = " (the drawn card)" if view is not None and view.pending == card else ""
             what = f"{pretty_card(card)}{drawn} into row {row + 1}"
-            return MoveWords(f"Play {what}", f"plays {what}", [card], [f"row:{row}"])
+            return MoveWords(f"Play {what}", f"played {what}", [card], [f"row:{row}"])
         if kind == K_UPGRADE:
             what = f"{pretty_card(card)} in place of the joker in row {row + 1}; the joker goes to"
             if extra < 0:
-                return MoveWords(f"Put {what} your hand", f"puts {what} their hand", [card, JOKER],
+                return MoveWords(f"Put {what} your hand", f"put {what} their hand", [card, JOKER],
                                  [f"row:{row}", "hand"])
-            return MoveWords(f"Put {what} row {extra + 1}", f"puts {what} row {extra + 1}", [card, JOKER],
+            return MoveWords(f"Put {what} row {extra + 1}", f"put {what} row {extra + 1}", [card, JOKER],
                              [f"row:{row}", f"row:{extra}"])
         if kind == K_SHIFT:
             what = f"{pretty_card(card)} into row {row + 1}, pushing {pretty_card(extra)} out to the discard"
-            return MoveWords(f"Shift {what}", f"shifts {what}", [card, extra], [f"row:{row}", "discard"])
+            return MoveWords(f"Shift {what}", f"shifted {what}", [card, extra], [f"row:{row}", "discard"])
         if kind == K_TAKE:
             top = view.discard[-1] if view is not None and view.discard else None
             name = pretty_card(top) if top is not None else "the top discard"
             what = f"{name} from the discard into row {row + 1}"
-            return MoveWords(f"Take {what}", f"takes {what}", [] if top is None else [top],
+            return MoveWords(f"Take {what}", f"took {what}", [] if top is None else [top],
                              ["discard", f"row:{row}"])
         if kind == K_DRAW:
-            return MoveWords("Draw from the pile", "draws from the pile", [], ["deck"])
+            return MoveWords("Draw from the pile", "drew from the pile", [], ["deck"])
         assert kind == K_DISCARD
-        return MoveWords(f"Discard {pretty_card(card)}", f"discards {pretty_card(card)}", [card], ["discard"])
+        name = pretty_card(card)
+        return MoveWords(f"Discard {name}", f"discarded {name}", [card], ["discard"])
 
     def prompt(self, game: Game[Any, Any], view: LineView, legal: list[int]) -> str:
         """The turn's choice: place the drawn card, discard down to seven, or play."""

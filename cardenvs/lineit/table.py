@@ -102,21 +102,21 @@ class LineItTable(TableFace):
         kind, card = ACTIONS[action]
         name = card_text(card)
         if kind == K_LINE:
-            return MoveWords(f"Pick {name} onto your line", f"picks {name} onto their line", [card],
+            return MoveWords(f"Pick {name} onto your line", f"picked {name} onto their line", [card],
                              ["market", "line"])
         if kind == K_HAND:
-            return MoveWords(f"Pick {name} into your hand", f"picks {name} into their hand", [card],
+            return MoveWords(f"Pick {name} into your hand", f"picked {name} into their hand", [card],
                              ["market", "hand"])
         if kind == K_NEW:
             return MoveWords(f"Pick {name}: score your line and start a new one",
-                             f"picks {name}: scores their line and starts a new one", [card],
+                             f"picked {name}: scored their line and started a new one", [card],
                              ["market", "new"])
         if kind == K_PLAY:
             return MoveWords(f"Play {name} from your hand onto your line",
-                             f"plays {name} from their hand onto their line", [card], ["hand", "line"])
+                             f"played {name} from their hand onto their line", [card], ["hand", "line"])
         if kind == K_SCORE:
-            return MoveWords("Score your line", "scores their line", [], ["line"])
-        return MoveWords("Pass", "passes")
+            return MoveWords("Score your line", "scored their line", [], ["line"])
+        return MoveWords("Pass", "passed")
 
     def prompt(self, game: Game[Any, Any], view: LineItView, legal: list[int]) -> str:
         """What the phase asks."""

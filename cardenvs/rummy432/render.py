@@ -34,7 +34,7 @@ def hand_text(game: Rummy432Game, hand: list[int], taken: int = -1) -> str:
         parts.append("loose: " + " ".join(loose_parts))
     e = game.evaluate(hand)
     status = "complete" if e.complete else f"incomplete, {e.loose_count} loose"
-    return "  ".join(parts) + f"   ({status}, value {e.value})"
+    return "  ".join(parts) + f"   ({status}, value {e.value}: grouped card points less loose ones)"
 
 
 def render(game: Rummy432Game, state: State, viewer: int | None = None) -> str:

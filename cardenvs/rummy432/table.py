@@ -46,8 +46,10 @@ def judgement(pack: str, hand: tuple[int, ...] | list[int]) -> dict[str, Any]:
     shape = list(shape_of(counts, pack))
     joined = "+".join(str(s) for s in shape) if shape else "no group"
     value = grouped_value - loose_value
-    text = (f"complete: {joined}, value {value}" if loose == 0
-            else f"{loose} loose \u00b7 groups {joined} \u00b7 value {value}")
+    # the value in words: card points (ace 1, 2 to 10 their number, J Q K 10), grouped for, loose against
+    text = (f"complete: {joined}, value {value} (the card points of its groups)" if loose == 0
+            else f"{loose} loose \u00b7 groups {joined} \u00b7 value {value} (card points: "
+                 f"{grouped_value} in groups less {loose_value} loose)")
     return {"parts": parts, "loose": loose, "complete": loose == 0, "value": value, "shape": shape,
             "text": text}
 
@@ -155,18 +157,18 @@ class Rummy432Table(TableFace):
     def describe(self, game: Game[Any, Any], action: int, view: Rummy432View | None) -> MoveWords:
         """A draw, a take of the face-up card, a throw or a throw that finishes."""
         if action == DRAW:
-            return MoveWords("Draw from the face-down pile", "draws from the face-down pile", [], ["deck"])
+            return MoveWords("Draw from the face-down pile", "drew from the face-down pile", [], ["deck"])
         if action == TAKE:
             top = view.discard_top if view is not None else -1
             name = pretty_card(top) if top >= 0 else "the top discard"
-            return MoveWords(f"Take {name} from the discard pile", f"takes {name} from the discard pile",
+            return MoveWords(f"Take {name} from the discard pile", f"took {name} from the discard pile",
                              [] if top < 0 else [top], ["discard"])
         if action >= FINISH0:
             card = action - FINISH0
             name = pretty_card(card)
-            return MoveWords(f"Throw {name} and finish", f"throws {name} and finishes", [card], ["discard"])
+            return MoveWords(f"Throw {name} and finish", f"threw {name} and finished", [card], ["discard"])
         card = action - THROW0
-        return MoveWords(f"Throw {pretty_card(card)}", f"throws {pretty_card(card)}", [card], ["discard"])
+        return MoveWords(f"Throw {pretty_card(card)}", f"threw {pretty_card(card)}", [card], ["discard"])
 
     def prompt(self, game: Game[Any, Any], view: Rummy432View, legal: list[int]) -> str:
         """Pick up (draw or take), or throw (and finish when the rest is complete)."""
@@ -240,7 +242,7 @@ class Rummy432Table(TableFace):
                      else f"incomplete (loose cards worth {hand['loose_value']})")
             mark = "  <- wins the round" if i in result["winners"] else ""
             lines.append(f"  player_{i} {names[i]:<6} {' '.join(hand['cards']):<40} groups {shape}, "
-                         f"{state}, value {hand['value']}{mark}")
+                         f"{state}, value {hand['value']} card points{mark}")
         for k, reason in enumerate(round_reasons(result, names)):
             lines.append(("  why: " if k == 0 else "       ") + reason)
         won = ", ".join(f"{names[i]} {s}" for i, s in enumerate(result["scores"]))

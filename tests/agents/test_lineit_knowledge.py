@@ -123,7 +123,7 @@ def test_blocks_a_big_jackpot_when_cheap() -> None:
     game, st = _state(lines=[[60, 50, 45], [3, 7]], market=[11, 44, 97, 98],
                       jackpots={"red": [], "blue": [], "green": green, "yellow": []})
     assert _best(game, st, 2) == "pick 11 hand"
-    assert "denies player_1 the green jackpot" in _reason(game, st, "pick 11 hand")
+    assert "denies player 2 the green jackpot" in _reason(game, st, "pick 11 hand")
 
 
 def test_reasons_for_every_kind_of_move() -> None:

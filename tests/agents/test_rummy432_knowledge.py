@@ -139,7 +139,7 @@ def test_greedy_takes_what_joins_a_group_and_draws_otherwise() -> None:
     game, state = position(hands=hands, discard=["3d", "7h"], phase="pick")
     assert ranked(game, state, 1)[0] == "take"
     assert ranked(game, state, 2)[0] == "take"
-    assert "makes a pair of 7s" in reason(game, state, "take")
+    assert "makes a pair of sevens" in reason(game, state, "take")
     game, state = position(hands=hands, discard=["3d", "4d"], phase="pick")
     assert ranked(game, state, 1)[0] == "draw"
     assert ranked(game, state, 2)[0] == "draw"

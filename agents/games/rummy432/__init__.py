@@ -35,6 +35,7 @@ the planner (``SPEC.expert_peer``; ``docs/results/ladder/README.md``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -75,6 +76,11 @@ class Rummy432Knowledge(Knowledge):
     def reason(self, game: Game[Any, Any], view: Rummy432View, action: int) -> str:
         """Why ``action`` is played in ``view``, in words a player understands (the coach)."""
         return reason(view, action)
+
+    def named_reason(self, game: Game[Any, Any], view: Rummy432View, action: int,
+                     names: Sequence[str] | None = None) -> str:
+        """:meth:`reason`, naming the next seat by ``names`` when given."""
+        return reason(view, action, names)
 
     def new_memory(self, game: Game[Any, Any], seat: int) -> Memory:
         """What ``seat`` remembers of its opponent's play (two players; see :mod:`.memory`)."""

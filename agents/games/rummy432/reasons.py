@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from cardenvs.core.cards import card_str
 from cardenvs.rummy432.state import (
     DRAW,
@@ -17,20 +19,37 @@ from cardenvs.rummy432.state import (
     shape_of,
 )
 
+from ...knowledge import seat_words
 from .context import Context, final_score
 
-_RANK_NAMES = ("aces", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "10s", "jacks", "queens", "kings")
-_RANK_ONE = ("ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king")
+# Ranks are words: in figures "5s" (fives) is the notation of the five of spades, and a
+# table prints it as 5♠ (the reasons name a card by its notation, card_str, and only a
+# card that is there).
+_RANK_NAMES = ("aces", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens",
+               "jacks", "queens", "kings")
+_RANK_ONE = ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen",
+             "king")
 _NUMBER = ("no", "one", "two", "three", "four", "five")
-_GROUP_NAME = {1: "a single", 2: "a pair", 3: "a three", 4: "four"}
+_GROUP_COUNT = {3: "three", 4: "four"}
 
 
 def _plural(r: int) -> str:
     return _RANK_NAMES[r]
 
 
-def reason(view: Rummy432View, action: int) -> str:
-    """Why ``action`` is played in ``view``, in words a player understands (the coach)."""
+def _group(size: int, r: int) -> str:
+    """A group of ``size`` cards of rank ``r`` in words: "a pair of fives", "a group of
+    three fives"."""
+    if size == 2:
+        return f"a pair of {_plural(r)}"
+    if size == 1:
+        return f"a single {_RANK_ONE[r]}"
+    return f"a group of {_GROUP_COUNT.get(size, str(size))} {_plural(r)}"
+
+
+def reason(view: Rummy432View, action: int, names: Sequence[str] | None = None) -> str:
+    """Why ``action`` is played in ``view``, in words a player understands (the coach);
+    another seat is named by ``names`` (by seat) when given, else as ``player <seat + 1>``."""
     ctx = Context(view)
     pack = ctx.pack
     cnt = ctx.cnt
@@ -56,7 +75,7 @@ def reason(view: Rummy432View, action: int) -> str:
     if card in view.known[view.seat]:
         extra = "; it was the card you took, so throwing it hides what you collect"
     if ctx.next_collects[r]:
-        extra += f"; careful, player {ctx.next_seat} took {_plural(r)} and can take it"
+        extra += f"; careful, {seat_words(ctx.next_seat, names)} took {_plural(r)} and can take it"
     if kept_complete:
         return f"throw {name}: the cards you keep are all in groups, but you wait to improve them{extra}"
     if ctx.final:
@@ -97,8 +116,7 @@ def _reason_throw(ctx: Context, card: int, extra: str) -> str:
     c = ctx.cnt[r]
     g = GROUP[pack]
     if g[c - 1] < g[c]:
-        what = _GROUP_NAME.get(g[c], f"a group of {g[c]}")
-        return f"throw {name}: breaks {what} of {_plural(r)}, a costly throw{extra}"
+        return f"throw {name}: breaks {_group(g[c], r)}, a costly throw{extra}"
     live = ctx.live_count(r)
     need = NEXT_GROUP[pack][c] - c if NEXT_GROUP[pack][c] else 0
     if c - g[c] > 0 and (need == 0 or live < need):
@@ -148,7 +166,7 @@ def _reason_draw(ctx: Context) -> str:
         )
     return (
         f"draw: hides your plans, but taking {card_str(top)} would make "
-        f"{_GROUP_NAME.get(g[c + 1], 'a group')} of {_plural(r)}, a sure step"
+        f"{_group(g[c + 1], r)}, a sure step"
     )
 
 
@@ -178,8 +196,7 @@ def _reason_take(ctx: Context) -> str:
     if can_finish:
         return f"take {name}: with it every card but one is in a group, you can finish{tail}"
     if g[c + 1] > g[c]:
-        what = {2: "a pair", 3: "a three", 4: "four"}[g[c + 1]]
-        return f"take {name}: makes {what} of {_plural(r)}{tail}"
+        return f"take {name}: makes {_group(g[c + 1], r)}{tail}"
     if c:
         return f"take {name}: your {_NUMBER[c + 1]} {_plural(r)} get closer to a group{tail}"
     if view.pile_size == 0:
