@@ -39,7 +39,8 @@ policy takes one seat and the level every other seat, and each deal is played un
 rotation of the seats (game ``g`` deals ``seed + g // players`` with the policy in seat
 ``g % players``; ``games`` is rounded up to whole deals), so the cards a seat was dealt
 count for the policy and against it alike.  ``duplicate=False`` deals anew every game.
-Games run in ``workers`` processes with a progress bar.
+Games run in ``workers`` processes with a progress bar, or on a Ray cluster
+(``backend="ray"``, ``ray_address``: :mod:`agents.ray_backend`), with the same results.
 
 **The score** against a level is the policy's points per game (a win 1, a win shared by
 ``k`` seats ``1/k``, else 0; fair share ``1/players``) with the luck of the cards taken
@@ -85,6 +86,7 @@ from .estimate import Estimate, estimate
 from .knowledge import Reference, spec
 from .ladder import levels as ladder_levels
 from .ladder import playable_levels
+from .ray_backend import RayUnavailableError, add_backend_arguments, backend_of, check_backend
 from .tournament import Match, MatchResult, points, run_matches
 
 
@@ -552,6 +554,8 @@ def evaluate(
     name: str | None = None,
     duplicate: bool = True,
     control_variates: bool = True,
+    backend: str = "local",
+    ray_address: str | None = None,
     **options: Any,
 ) -> Evaluation:
     """Play ``policy`` against each level of ``against`` and score it (see the module docstring).
@@ -578,6 +582,11 @@ def evaluate(
         control_variates: subtract each game's luck of the cards as the game's value
             estimate saw it (:mod:`agents.measure`; unbiased), and report the plain score
             beside the reduced one.
+        backend: where the games run: ``"local"`` (``workers`` processes) or ``"ray"``
+            (Ray tasks, :mod:`agents.ray_backend`; the same results game for game).
+        ray_address: the Ray to run on with ``backend="ray"``: ``None`` starts a local
+            one (``workers > 1`` caps its CPUs), ``"auto"`` joins this machine's cluster,
+            ``"HOST:6379"`` or ``"ray://HOST:10001"`` another.
         **options: the game's options (as for ``cardenvs.make``).
 
     Returns:
@@ -591,6 +600,7 @@ def evaluate(
         raise ValueError(f"games must be a positive int, got {games!r}")
     if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
         raise ValueError(f"workers must be a positive int, got {workers!r}")
+    check_backend(backend, ray_address)
     levels = list(ladder_levels(env_name) if against is None else against)
     if not levels:
         raise ValueError("against is empty: name at least one level")
@@ -613,7 +623,8 @@ def evaluate(
     matches = schedule(env_name, label, levels, games, players, seed, options, duplicate=duplicate,
                        control_variates=control_variates)
     entrants = {label: player} if player is not None else {}
-    results = run_matches(matches, workers=workers, progress=progress, entrants=entrants, desc="evaluate")
+    results = run_matches(matches, workers=workers, progress=progress, entrants=entrants, desc="evaluate",
+                          backend=backend, ray_address=ray_address)
     out = Evaluation(env_name, players, name or shown, games, seed, dict(options))
     for level in levels:
         mine = [r for r in results if level in r.match.seats]
@@ -669,7 +680,8 @@ def main(argv: list[str] | None = None) -> int:
         epilog="examples:\n"
                f"  cardenvs-evaluate my_policy.npz --env {envs[0]} --against greedy planner --games 200\n"
                f"  cardenvs-evaluate trained --env {envs[-1]} --against planner expert --workers 2\n"
-               f"  cardenvs-evaluate model.zip --env {envs[-1]} --players 3 --games 99")
+               f"  cardenvs-evaluate model.zip --env {envs[-1]} --players 3 --games 99\n"
+               f"  cardenvs-evaluate trained --env {envs[0]} --against greedy --ray-address auto")
     ap.add_argument("policy", help="a policy file (.npz, or an SB3 .zip) or a level name")
     ap.add_argument("--env", default=envs[0], choices=envs, help="the environment")
     ap.add_argument("--against", nargs="+", default=None, metavar="LEVEL",
@@ -677,6 +689,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=100, help="games against each level")
     ap.add_argument("--players", type=int, default=2, help="seats at the table")
     ap.add_argument("--workers", type=int, default=1, help="processes to play in")
+    add_backend_arguments(ap)
     ap.add_argument("--seed", type=int, default=0, help="the first deal")
     ap.add_argument("--option", type=_option, action="append", default=[], metavar="KEY=VALUE",
                     help="a game option, e.g. --option pack=three --option hand_size=9")
@@ -689,12 +702,14 @@ def main(argv: list[str] | None = None) -> int:
                          "beside)")
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = ap.parse_args(argv)
+    backend, address = backend_of(ap, args)
     try:
         result = evaluate(args.policy, args.env, against=args.against, games=args.games,
                           players=args.players, workers=args.workers, seed=args.seed,
                           progress=not args.no_progress, verbose=True, duplicate=not args.no_duplicate,
-                          control_variates=not args.no_control_variates, **dict(args.option))
-    except ValueError as err:
+                          control_variates=not args.no_control_variates, backend=backend,
+                          ray_address=address, **dict(args.option))
+    except (ValueError, RayUnavailableError) as err:
         ap.error(str(err))
     for target, text in ((args.out, result.markdown()), (args.json, json.dumps(result.to_dict(), indent=1))):
         if target:

@@ -1,7 +1,8 @@
 """Tournaments between ladder levels: seeded games, rotated seats, win rates and ratings.
 
 Games are played on the rules core through the one play loop (each agent gets its own
-player's View and the legal moves), in parallel over processes, with a progress bar.
+player's View and the legal moves), in parallel over processes or on a Ray cluster, with a
+progress bar.
 
 * Win rates: a game's score for a player is 1 for a sole win, ``1/k`` for a win shared
   by ``k``, else 0. Pairwise win rates (two-player games) come with 95% Wilson
@@ -13,7 +14,8 @@ An entrant is a ladder level name (``"planner"``, ``"trained"``, ``"policy:FILE.
 made afresh for each game by :func:`agents.make_agent`) or a player object: an
 :class:`~agents.base.Agent`, anything with ``act(observation)``, or a plain function of
 the observation dict.  Objects play under a label (their ``name``); with ``workers > 1``
-they are sent to the worker processes with ``cloudpickle``.
+they are sent to the worker processes with ``cloudpickle`` (with ``backend="ray"``, to
+the Ray workers: :mod:`agents.ray_backend`).
 """
 
 from __future__ import annotations
@@ -31,7 +33,9 @@ import numpy as np
 import cardenvs
 from cardenvs.core.loop import Player, PlayerLike, as_player, play
 
+from . import ray_backend
 from .ladder import make_agent
+from .ray_backend import check_backend
 
 #: the player objects of the running tournament, by label (per process; see :func:`run_matches`)
 _ENTRANTS: dict[str, PlayerLike] = {}
@@ -148,20 +152,29 @@ def _install_entrants(blob: bytes) -> None:
 
 def run_matches(matches: Sequence[Match], workers: int = 1, progress: bool = True,
                 entrants: Mapping[str, PlayerLike] | None = None, desc: str = "games",
-                make: Maker | None = None) -> list[MatchResult]:
-    """Play every match, in ``workers`` processes, with a progress bar.
+                make: Maker | None = None, backend: str = "local",
+                ray_address: str | None = None) -> list[MatchResult]:
+    """Play every match, in ``workers`` processes or on Ray, with a progress bar.
 
     ``entrants`` maps the seat labels that are not level names to player objects (see the
-    module docstring); with ``workers > 1`` they must survive ``cloudpickle``.  ``make``
-    builds the other seats' agents (see :func:`play_match`); with ``workers > 1`` it must
-    be a module-level function (it is sent to the worker processes).
+    module docstring); with ``workers > 1`` or Ray they must survive ``cloudpickle``.
+    ``make`` builds the other seats' agents (see :func:`play_match`); with ``workers > 1``
+    or Ray it must be a module-level function (it is sent to the workers).
+
+    ``backend="ray"`` plays the matches as Ray tasks on the Ray at ``ray_address``
+    (``None``: a local Ray, ``workers > 1`` capping its CPUs; ``"auto"``: the running
+    cluster), with the same results in the same order (:mod:`agents.ray_backend`).
     """
+    check_backend(backend, ray_address)
+    entrants = dict(entrants or {})
+    play_one = play_match if make is None else functools.partial(play_match, make=make)
+    if backend == "ray":
+        return ray_backend.run_matches(matches, play_one, entrants, _install_entrants, workers=workers,
+                                       progress=progress, desc=desc, address=ray_address, make=make)
     try:
         from tqdm import tqdm
     except ImportError:  # pragma: no cover
         progress = False
-    entrants = dict(entrants or {})
-    play_one = play_match if make is None else functools.partial(play_match, make=make)
     if workers <= 1:
         saved = dict(_ENTRANTS)
         _ENTRANTS.update(entrants)
@@ -363,12 +376,16 @@ def analyse(results: Sequence[MatchResult], levels: Sequence[str]) -> Report:
 
 
 def tournament(env_name: str, levels: Sequence[str | PlayerLike], players: int = 2, games: int = 100,
-               seed: int = 0, workers: int = 1, progress: bool = True, **options: Any) -> Report:
+               seed: int = 0, workers: int = 1, progress: bool = True, backend: str = "local",
+               ray_address: str | None = None, **options: Any) -> Report:
     """Schedule, play and analyse a tournament in one call.
 
     ``levels``: level names and player objects (an agent, an object with ``act``, or a
     function of the observation dict); objects appear in the report under their name.
+    ``backend``, ``ray_address``: where the games run (see :func:`run_matches`).
     """
+    check_backend(backend, ray_address)
     labels, objects = entrant_labels(levels)
     matches = schedule(env_name, labels, players, games, seed, **options)
-    return analyse(run_matches(matches, workers, progress, entrants=objects), labels)
+    return analyse(run_matches(matches, workers, progress, entrants=objects, backend=backend,
+                               ray_address=ray_address), labels)

@@ -19,7 +19,7 @@ The exploiter's score is a lower bound on the target's exploitability in points 
 at or below 50% shows nothing.  ``--control-variates`` takes the luck of the cards out of
 the score (``agents.measure``, unbiased), the plain points beside it.  ``--out`` writes
 the page with the command, the exploiter's settings and the machine's load (``uptime``)
-before and after.
+before and after.  ``--backend ray`` / ``--ray-address ADDR`` play the games on Ray.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ import agents
 import cardenvs
 from agents.best_response import ROLLOUT_POLICIES, BestResponseResult
 from agents.cli import HelpFormatter
+from agents.ray_backend import add_backend_arguments, backend_of
 from experiments.reporting import command_line, machine, publish
 
 #: the folder of the from-scratch policies (``scratch`` as a target)
@@ -171,11 +172,13 @@ def main(argv: list[str] | None = None) -> list[Row]:
     ap.add_argument("--sampler", choices=["rules", "knowledge"], default="rules", help="how worlds are dealt")
     ap.add_argument("--seed", type=int, default=0, help="the first deal")
     ap.add_argument("--workers", type=int, default=1)
+    add_backend_arguments(ap)
     ap.add_argument("--control-variates", action="store_true",
                     help="also take the luck of the cards out (agents.measure; it needs the game's value net "
                          "in agents/policies/values/, else every correction is 0)")
     ap.add_argument("--out", default=None, help="write the page here (e.g. docs/results/best_response.md)")
     args = ap.parse_args(argv)
+    backend, address = backend_of(ap, args)
     games_for: dict[str, int] = {}
     for item in args.games_for:
         level, sep, n = item.partition("=")
@@ -199,7 +202,8 @@ def main(argv: list[str] | None = None) -> list[Row]:
                 level, env, games=games_for.get(shown, args.games), players=2, seed=args.seed,
                 workers=args.workers, worlds=args.worlds, max_candidates=args.max_candidates, depth=depth,
                 horizon=args.horizon, rollout_policy=args.rollout_policy, confidence=args.confidence,
-                sampler=args.sampler, progress=True, control_variates=args.control_variates)
+                sampler=args.sampler, progress=True, control_variates=args.control_variates,
+                backend=backend, ray_address=address)
             res = dataclasses.replace(res, target=shown)
             cpu = cpu_seconds() - start
             rows.append(Row(env, shown, res, cpu_seconds=cpu))

@@ -23,7 +23,8 @@ chance corrections, :mod:`agents.measure`; unbiased); the plain share (points as
 fell, on the same games) stands beside it with the variance ratio.  The table says
 whether the reported interval is above the fair share (``separated``); ``--out`` writes
 it as markdown with the command, the date and the wall time per pair.  Games run in
-``--workers`` processes.
+``--workers`` processes, or on Ray (``--backend ray``, ``--ray-address auto``), with the
+same results.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ import agents
 import cardenvs
 from agents.cli import HelpFormatter
 from agents.estimate import Estimate, estimate
+from agents.ray_backend import add_backend_arguments, backend_of
 from agents.tournament import Match, points, run_matches
 from experiments.legacy_expert import LEVEL as LEGACY
 from experiments.legacy_expert import make_level
@@ -83,12 +85,14 @@ def matches(env: str, lower: str, upper: str, players: int, games: int, seed: in
 
 
 def play_pair(env: str, lower: str, upper: str, players: int, games: int, seed: int,
-              workers: int, control_variates: bool = True) -> PairResult:
-    """Play one adjacent pair and score the upper level."""
+              workers: int, control_variates: bool = True, backend: str = "local",
+              ray_address: str | None = None) -> PairResult:
+    """Play one adjacent pair and score the upper level (``backend``, ``ray_address``:
+    where the games run, as for :func:`agents.tournament.run_matches`)."""
     start = time.time()
     make = make_level if LEGACY in (lower, upper) else None
     results = run_matches(matches(env, lower, upper, players, games, seed, control_variates), workers=workers,
-                          progress=True, make=make)
+                          progress=True, make=make, backend=backend, ray_address=ray_address)
     shared = 0
     records = []
     for g, res in enumerate(results):
@@ -147,10 +151,12 @@ def main(argv: list[str] | None = None) -> list[PairResult]:
                     help="pairs to play (default: every neighbouring pair of agents.levels)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=1)
+    add_backend_arguments(ap)
     ap.add_argument("--out", default=None, help="write the markdown table to this file")
     ap.add_argument("--no-control-variates", action="store_true",
                     help="the plain share only (points as they fell)")
     args = ap.parse_args(argv)
+    backend, address = backend_of(ap, args)
     cardenvs.game_class(args.env)(args.players)  # a clear error for a bad seat count
     if args.pairs:
         pairs = []
@@ -165,7 +171,7 @@ def main(argv: list[str] | None = None) -> list[PairResult]:
     rows = []
     for lower, upper in pairs:
         r = play_pair(args.env, lower, upper, args.players, args.games, args.seed, args.workers,
-                      control_variates=not args.no_control_variates)
+                      control_variates=not args.no_control_variates, backend=backend, ray_address=address)
         rows.append(r)
         # the exact points, so that runs on other deals can be pooled without rounding
         plain = r.est.plain_share if r.est is not None else r.share
