@@ -7,7 +7,10 @@ the server and the static client is ``cardtable/PROTOCOL.md``.  Start it with
 Modules: :mod:`.catalog` (what the lobby offers, public views, results), :mod:`.moves`
 (labels, cards and spots of moves), :mod:`.room` (a room's seats and game), :mod:`.store`
 (SQLite), :mod:`.workers` (computer players and coaches off the event loop), :mod:`.app`
-(HTTP and WebSocket endpoints), :mod:`.records` (replaying a finished game's record);
+(the application) with :mod:`.server` (the running table), :mod:`.protocol` (the messages'
+schemas and dispatch), their handlers (:mod:`.seating`, :mod:`~cardtable.play`, :mod:`~cardtable.coach`),
+:mod:`.computers`, :mod:`.routes` (HTTP) and :mod:`.session` (one socket),
+:mod:`.records` (replaying a finished game's record), :mod:`.rules_docs` (the rules documents);
 what keeps a public table fair and bounded: :mod:`.presence` (nobody stalls a game),
 :mod:`.limits`, :mod:`.settings`, :mod:`.names`, :mod:`.pages` (``docs/table.md``).
 """

@@ -3,7 +3,7 @@ lifespan of one :class:`~.server.Server` for a data folder.
 
 Where things are: the running table (rooms, connections, store, pool) is
 :mod:`.server`; the WebSocket protocol (schemas, checks, dispatch) :mod:`.protocol`, its
-handlers :mod:`.seating`, :mod:`.play` and :mod:`.coach`, the computer players
+handlers :mod:`.seating`, :mod:`~cardtable.play` and :mod:`~cardtable.coach`, the computer players
 :mod:`.computers`, the timers :mod:`.presence`; a room's life and its file
 :mod:`.lifecycle` and :mod:`.persistence`; the HTTP endpoints :mod:`.routes`, one client's
 socket :mod:`.session`.  See ``PROTOCOL.md``; for operators ``docs/table.md``.

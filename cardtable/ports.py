@@ -1,5 +1,5 @@
 """What a message handler may ask of the table: the narrow interface between the
-handlers (:mod:`.seating`, :mod:`.play`, :mod:`.coach`) and the server that runs them.
+handlers (:mod:`.seating`, :mod:`~cardtable.play`, :mod:`~cardtable.coach`) and the server that runs them.
 
 :class:`Table` is a :class:`typing.Protocol`: :class:`~.server.Server` is one, and so is
 any stand-in a test builds; the handlers import this module, never the server's.

@@ -3,8 +3,8 @@ dispatch to their handlers (the prose is ``PROTOCOL.md``).
 
 A client's text is checked here in order (rate, size, JSON, nesting, type, fields, the
 type's rate, ``hello`` first) and then handed to the handler of its type
-(:data:`HANDLERS`: seating and the host's in :mod:`.seating`, the game in :mod:`.play`,
-the coach in :mod:`.coach`).  A malformed or over-rate message is answered with an
+(:data:`HANDLERS`: seating and the host's in :mod:`.seating`, the game in :mod:`~cardtable.play`,
+the coach in :mod:`~cardtable.coach`).  A malformed or over-rate message is answered with an
 ``error``; a connection that keeps sending them is closed.
 """
 

@@ -3,7 +3,7 @@
 One :class:`Server` is made per application (:func:`~.app.create_app`) when it starts.
 Everything that changes a room runs on the event loop, one message at a time, and is saved
 before anyone is told of it; computer players (:mod:`.computers`) and coaches
-(:mod:`.coach`) think in the pool and their answers are applied only if the position they
+(:mod:`~cardtable.coach`) think in the pool and their answers are applied only if the position they
 were asked about is still the one on the table.  The messages are checked and dispatched by
 :mod:`.protocol` to handlers that see the server only as a :class:`~.ports.Table`.
 """
