@@ -9,7 +9,8 @@
   the rules' documents; the connections, timers, lifecycle and file; the protocol and its
   handlers, which see the server only through its narrow interfaces (``ports.Table``,
   ``presence.Host``); the server; the web edge (Starlette); the entry points.  A module
-  imports its own floor and those below, and only the web edge knows the web framework.
+  imports its own floor and those below, and only the web edge knows the web framework;
+  no class of it is over 300 lines, no function over 60.
 * The generic floors (the table's server and client, the generic agents, the integrations
   and the core) know no game: no environment name, no game title or short name used as a
   key, no import of a game's own modules (``experiments/code_stats.py`` counts them).
@@ -151,6 +152,25 @@ def test_the_handlers_see_the_server_through_its_interfaces() -> None:
     for short in handlers:
         name = f"cardtable.{short}"
         assert not {"cardtable.server", "cardtable.app"} & set(_imports(name, MODULES[name])), name
+
+
+#: the most lines a class, and a function, of the table's server may have
+MAX_CLASS, MAX_FUNCTION = 300, 60
+
+
+def test_the_table_has_no_long_class_or_function() -> None:
+    long = []
+    for name, path in MODULES.items():
+        if name.split(".")[0] != "cardtable":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+                assert node.end_lineno is not None
+                start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+                most = MAX_CLASS if isinstance(node, ast.ClassDef) else MAX_FUNCTION
+                if node.end_lineno - start + 1 > most:
+                    long.append(f"{name}.{node.name}: {node.end_lineno - start + 1} lines (at most {most})")
+    assert not long, long
 
 
 def _cycles(graph: dict[str, list[str]]) -> list[list[str]]:

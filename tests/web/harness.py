@@ -51,7 +51,7 @@ class LiveServer(Local):
 
     @property
     def core(self) -> Any:
-        """The running :class:`cardtable.app.Server`."""
+        """The running :class:`cardtable.server.Server`."""
         return self.app.state.server
 
 
