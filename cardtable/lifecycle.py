@@ -6,7 +6,8 @@ from __future__ import annotations
 import collections
 import secrets
 import time
-from collections.abc import Iterable
+from collections.abc import Container
+from dataclasses import dataclass
 from typing import Any
 
 from . import catalog
@@ -26,9 +27,20 @@ class Refused(RuntimeError):
         self.retry = retry
 
 
-def new_room(body: Any, taken: Iterable[str]) -> Room:
-    """The room a request asks for (``ValueError`` with what is allowed), with an id not
-    among ``taken`` and a fresh host credential; not saved yet."""
+@dataclass(frozen=True)
+class RoomRequest:
+    """A checked room request: the game, its seats and options, the computers' level and
+    the room's time settings."""
+
+    env: str
+    num_players: int
+    options: dict[str, Any]
+    level: str
+    times: dict[str, int | None]
+
+
+def room_request(body: Any) -> RoomRequest:
+    """The room a request asks for (``ValueError`` with what is allowed)."""
     if isinstance(body, dict):
         unknown = sorted(set(body) - set(ROOM_FIELDS))
         if unknown:
@@ -39,12 +51,17 @@ def new_room(body: Any, taken: Iterable[str]) -> Room:
     else:
         times = check_time_settings({})
     env, n, options, level = catalog.validate_table(body)
-    ids = set(taken)
+    return RoomRequest(env, n, options, level, times)
+
+
+def new_room(request: RoomRequest, taken: Container[str]) -> Room:
+    """The room of a checked request, with an id not among ``taken`` and a fresh host
+    credential; not saved yet."""
     room_id = secrets.token_urlsafe(6)
-    while room_id in ids:
+    while room_id in taken:
         room_id = secrets.token_urlsafe(6)
-    room = Room(room_id, env, n, options, level, new_token())
-    for name, value in times.items():
+    room = Room(room_id, request.env, request.num_players, request.options, request.level, new_token())
+    for name, value in request.times.items():
         setattr(room, name, value)
     return room
 

@@ -24,7 +24,7 @@ from .coach import Coaches
 from .computers import Computers
 from .connection import Conn
 from .hub import Hub
-from .lifecycle import Quotas, idle, new_room
+from .lifecycle import Quotas, idle, new_room, room_request
 from .presence import Presence
 from .records import Replay
 from .room import Room
@@ -162,10 +162,11 @@ class Server:
         """``POST /api/rooms`` from a client ``address``: a new room (``ValueError`` with what
         is allowed; :class:`~.lifecycle.Refused` over a quota;
         :class:`~.persistence.StorageFailed`)."""
-        room = new_room(body, self.rooms)
+        request = room_request(body)
         if len(self.rooms) >= self.settings.max_rooms:
             self.sweep()
         self.quotas.check(address, len(self.rooms))
+        room = new_room(request, self.rooms)
         persistence.save_new(self.store, room)
         self.quotas.took(address)
         self.rooms[room.id] = room
