@@ -11,20 +11,27 @@ __cardenvs_agents__ = True
 
 from .arena import GameResult, play_game
 from .base import Agent, RandomAgent
-from .best_response import BestResponseResult, local_best_response
 from .coach import Advice, Coach
 from .evaluation import Evaluation, evaluate
+from .exploitability import (
+    ApproximateBestResponseResult,
+    BestResponseResult,
+    best_response,
+    local_best_response,
+)
 from .ladder import LEVELS, knowledge, levels, make_agent, opponents, playable_levels, unranked_levels
 
 __all__ = [
     "LEVELS",
     "Advice",
     "Agent",
+    "ApproximateBestResponseResult",
     "BestResponseResult",
     "Coach",
     "Evaluation",
     "GameResult",
     "RandomAgent",
+    "best_response",
     "evaluate",
     "knowledge",
     "levels",

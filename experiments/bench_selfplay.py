@@ -87,17 +87,18 @@ def measure(env_name: str, config: str, steps: int, seed: int) -> dict[str, floa
         model.learn(total_timesteps=steps)
         return {"rate": model.num_timesteps / (time.process_time() - cpu), "bytes": per}
 
-    from experiments.selfplay import Learner, Pool, Stats, Table, collect, parse_args
+    from agents.learning.ppo import Learner, Pool, PPOSettings, Stats, Table, collect
+    from experiments.selfplay import parse_args
 
     tables_n, n_steps = (8, 256) if config == "own PPO, 8 tables" else (32, 128)
     args, _ = parse_args(["--env", env_name, "--seed", str(seed), "--n-envs", str(tables_n), "--n-steps",
                           str(n_steps), "--minibatch", "512", "--epochs", "4", "--lr", "1e-3"])
     import cardenvs
-    from experiments.selfplay import Encoder
+    from agents.learning.ppo import Encoder
 
     game = cardenvs.game_class(env_name)(2)
     encoder = Encoder(game, "action_features", None)
-    learner = Learner(args, game, encoder)
+    learner = Learner(PPOSettings.of(args), game, encoder)
     pool = Pool(env_name, [("greedy", 1.0)], 0.0, 1)
     tables = [Table(game, pool, np.random.default_rng([seed, i]), 0.0) for i in range(tables_n)]
     for t in tables:

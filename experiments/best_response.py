@@ -1,8 +1,14 @@
 #!/usr/bin/env python3
-"""How exploitable is each shipped level?  A local best response against every one.
+"""How exploitable is each shipped level?  A local or an approximate best response against every one.
 
     nice -n 15 python -m experiments.best_response --games 40 --workers 2
     python -m experiments.best_response --envs line_v0 --targets random greedy --games 20 --worlds 4
+    nice -n 15 python -m experiments.best_response --method abr --minutes 30 --games 400 \\
+        --out docs/results/abr.md
+
+``--method abr`` trains ``agents.best_response``'s learner against each target for
+``--minutes`` of wall time (or ``--steps`` decisions) and scores it on ``--games`` fresh
+games; the rest of this text is about ``--method lbr`` (the default), and holds for both.
 
 For each game (at 2 players) and each target, ``agents.local_best_response`` plays its
 exploiter against the target over ``--games`` games on duplicate deals (each deal twice,
@@ -37,8 +43,8 @@ from pathlib import Path
 
 import agents
 import cardenvs
-from agents.best_response import ROLLOUT_POLICIES, BestResponseResult
 from agents.cli import HelpFormatter
+from agents.exploitability import ROLLOUT_POLICIES, ApproximateBestResponseResult, BestResponseResult
 from agents.ray_backend import add_backend_arguments, backend_of
 from experiments.reporting import command_line, machine, publish
 
@@ -109,7 +115,7 @@ def markdown(rows: list[Row], settings: dict[str, object], command: str, load_be
         "(`game.sample_state`), plays every candidate move out in each of them against the target, its "
         "own later moves by the rollout policy, with the same worlds and rollout seeds for every "
         "candidate, and keeps the best move when it beats the rollout policy's own move clearly "
-        "(`agents/best_response.py` says how).", "",
+        "(`agents/exploitability.py` says how).", "",
         "**Reading it.** The exploiter is one legal strategy, so its score is a lower bound on the "
         "target's exploitability in points per game (a win 1, a shared win split; fair share 50%). "
         "A score whose interval lies above 50% shows the target exploitable (*yes*); a score at or "
@@ -147,10 +153,66 @@ def markdown(rows: list[Row], settings: dict[str, object], command: str, load_be
     return "\n".join(lines) + "\n"
 
 
+def abr_markdown(rows: list[Row], settings: dict[str, object], command: str, load_before: str,
+                 load_after: str, note: str) -> str:
+    """The ABR page: what it measures, a table per game, the settings, command and load."""
+    lines = [
+        "---", "orphan: true", "---", "",
+        "# Approximate best response against the shipped levels", "",
+        "How exploitable is each level? A learner (`agents.best_response`: the self-play trainer's PPO "
+        "on the `action_features` design, from random weights) trains against the frozen target alone, "
+        "every opponent the target, then plays it on fresh duplicate deals (each deal twice, the seats "
+        "swapped) that the training never saw.", "",
+        "**Reading it.** The learner is one legal strategy, so its score is a lower bound on the target's "
+        "exploitability in points per game (fair share 50%). A score whose interval lies above 50% shows "
+        "the target exploitable (*yes*); one at or below 50% says only that this budget found no exploit.",
+        "",
+        "ABR score: points per game with the luck of the cards taken out (AIVAT control variates, "
+        "unbiased) where the settings say so; plain: the points as they fell on the same games. 95% "
+        "Student intervals over deals. Training share: the learner's points over its last training "
+        "games (up to 500), against the same target.", "",
+    ]
+    for env in dict.fromkeys(r.env for r in rows):
+        lines += [f"## {env}", "",
+                  "| target | train minutes | steps | training share | games | ABR score [95%] | plain [95%] "
+                  "| exploitable | scoring minutes |",
+                  "|---|---:|---:|---:|---:|---:|---:|---|---:|"]
+        for r in rows:
+            if r.env != env:
+                continue
+            res = r.result
+            if not isinstance(res, ApproximateBestResponseResult):
+                lines.append(f"| {r.target} | – | skipped: {r.skipped} | | | | | | |")
+                continue
+            lo, hi = res.interval
+            plo, phi = res.plain_interval
+            lines.append(f"| {r.target} | {res.train_minutes:.1f} | {res.steps:,} | "
+                         f"{pct(res.training_share)} | "
+                         f"{res.games} | {pct(res.share)} [{pct(lo)}, {pct(hi)}] | "
+                         f"{pct(res.plain_share)} [{pct(plo)}, {pct(phi)}] | "
+                         f"{'yes' if res.exploitable else '–'} | {res.seconds / 60:.1f} |")
+        lines.append("")
+    if note:
+        lines += [note, ""]
+    shown = ", ".join(f"{k}={v}" for k, v in settings.items())
+    lines += [f"Learner settings: {shown}.", "",
+              "Command:", "", "```bash", command, "```", "",
+              f"Measured {datetime.date.today().isoformat()} on {machine()}; minutes are wall time.",
+              f"Load (`uptime`) before: `{load_before}`; after: `{load_after}`."]
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> list[Row]:
     """Run LBR against the targets the command line names; print (and write) the page."""
     ap = argparse.ArgumentParser(prog="python -m experiments.best_response", description=__doc__,
                                  formatter_class=HelpFormatter)
+    ap.add_argument("--method", choices=["lbr", "abr"], default="lbr",
+                    help="local best response (rollouts at each decision) or approximate best response "
+                         "(a learner trained against the target)")
+    ap.add_argument("--minutes", type=float, default=30.0, help="abr: wall minutes of training per target")
+    ap.add_argument("--minutes-for", nargs="*", default=[], metavar="LEVEL=M",
+                    help="abr: training minutes against one target, in every game")
+    ap.add_argument("--steps", type=int, default=0, help="abr: also stop training after this many decisions")
     ap.add_argument("--envs", nargs="*", default=list(cardenvs.ENVS), choices=list(cardenvs.ENVS))
     ap.add_argument("--targets", nargs="*", default=None,
                     help="levels, scratch or policy:FILE.npz (default: every playable level and scratch)")
@@ -185,6 +247,15 @@ def main(argv: list[str] | None = None) -> list[Row]:
         if not sep or not n.isdigit() or int(n) < 1:
             ap.error(f"--games-for takes LEVEL=N with N >= 1, got {item!r}")
         games_for[level] = int(n)
+    minutes_for: dict[str, float] = {}
+    for item in args.minutes_for:
+        level, sep, m = item.partition("=")
+        try:
+            minutes_for[level] = float(m) if sep and float(m) > 0 else float("nan")
+        except ValueError:
+            minutes_for[level] = float("nan")
+        if not minutes_for[level] > 0:
+            ap.error(f"--minutes-for takes LEVEL=M with M > 0, got {item!r}")
     skip = set(args.skip)
     depth = args.depth or None
     settings = {"worlds": args.worlds, "max_candidates": args.max_candidates, "depth": depth,
@@ -198,6 +269,20 @@ def main(argv: list[str] | None = None) -> list[Row]:
                 rows.append(Row(env, shown, skipped="see the note"))
                 continue
             start = cpu_seconds()
+            if args.method == "abr":
+                abr = agents.best_response(
+                    level, env, minutes=minutes_for.get(shown, args.minutes), seed=args.seed, players=2,
+                    games=games_for.get(shown, args.games), steps=args.steps, workers=args.workers,
+                    control_variates=args.control_variates, progress=True, backend=backend,
+                    ray_address=address)
+                abr = dataclasses.replace(abr, target=shown)
+                rows.append(Row(env, shown, abr, cpu_seconds=cpu_seconds() - start))
+                lo, hi = abr.interval
+                print(f"{env} {shown}: ABR {pct(abr.share)} [{pct(lo)}, {pct(hi)}], "
+                      f"plain {pct(abr.plain_share)} "
+                      f"over {abr.games} games after {abr.train_minutes:.1f} min of training "
+                      f"({abr.steps:,} steps)", flush=True)
+                continue
             res = agents.local_best_response(
                 level, env, games=games_for.get(shown, args.games), players=2, seed=args.seed,
                 workers=args.workers, worlds=args.worlds, max_candidates=args.max_candidates, depth=depth,
@@ -211,7 +296,12 @@ def main(argv: list[str] | None = None) -> list[Row]:
             print(f"{env} {shown}: LBR {pct(res.share)} [{pct(lo)}, {pct(hi)}], plain {pct(res.plain_share)} "
                   f"over {res.games} games; {res.seconds / 60:.1f} min wall, "
                   f"{cpu / 60:.1f} min CPU", flush=True)
-    text = markdown(rows, settings, command_line("experiments.best_response", argv), load_before, uptime(),
+    if args.method == "abr":
+        settings = {"minutes": args.minutes, **({"minutes_for": minutes_for} if minutes_for else {}),
+                    "steps": args.steps, "observation": "action_features",
+                    "control_variates": args.control_variates, "seed": args.seed}
+    page = abr_markdown if args.method == "abr" else markdown
+    text = page(rows, settings, command_line("experiments.best_response", argv), load_before, uptime(),
                     args.note)
     publish(text, args.out)
     return rows
