@@ -54,11 +54,17 @@ reports the plain score alone.  Docs: *Measuring strength*.
 
 **The rating** puts the policy on the scale of the ladder's openskill tables
 (``docs/results/<env>_<n>p.md``: Plackett-Luce ``mu ± 2 sigma``, ordinal
-``mu - 3 sigma``).  The levels keep their published ratings (:func:`ladder_scale`); the
-policy starts at openskill's default (25 ± 8.3) and is updated by every game's finishing
-order, the games of the different levels interleaved.  Levels without a published rating
-(``trained``, policy files) and tables without one (other seat counts, options) give no
-rating; their scores stand.
+``mu - 3 sigma``), fitted to the **reduced** scores.  The levels keep their published
+ratings (:func:`ladder_scale`); the policy's ``mu`` is the maximum-likelihood fit of
+openskill's Plackett-Luce first-place probability (the policy against ``players - 1``
+copies of a level wins with ``e^(mu/c) / (e^(mu/c) + (players - 1) e^(mu_l/c))``,
+``c`` the table's combined deviation with openskill's ``beta``) to the reduced share
+against each rated level, weighted by its games; its ``sigma`` is the spread of that fit
+over 200 parametric bootstrap draws of the shares (each from a normal with its own
+interval's standard error).  (Before issue 35 the rating was updated game by game from
+the finishing orders; it now rests on the same luck-reduced scores as the table.)
+Levels without a published rating (``trained``, policy files) and tables without one
+(other seat counts, options) give no rating; their scores stand.
 """
 
 from __future__ import annotations
@@ -87,7 +93,7 @@ from .knowledge import Reference, spec
 from .ladder import levels as ladder_levels
 from .ladder import playable_levels
 from .ray_backend import RayUnavailableError, add_backend_arguments, backend_of, check_backend
-from .tournament import Match, MatchResult, points, run_matches
+from .tournament import Match, points, run_matches
 
 
 def ladder_scale(env_name: str, players: int) -> Reference | None:
@@ -399,7 +405,7 @@ class Score(Estimate):
 
 @dataclass(frozen=True)
 class Rating:
-    """The policy's openskill rating on the ladder's scale."""
+    """The policy's rating on the ladder's openskill scale, fitted to its reduced scores."""
 
     mu: float
     sigma: float
@@ -519,26 +525,49 @@ def schedule(env_name: str, label: str, against: Sequence[str], games: int, play
     return out
 
 
-def _rate(results: Sequence[MatchResult], label: str, reference: Reference) -> tuple[float, float, int]:
-    """The policy's openskill rating from its games, the levels held at their published ratings."""
-    from openskill.models import PlackettLuce
+#: openskill's Plackett-Luce ``beta`` (its default: 25 / 6), the skill noise of one game
+BETA = 25.0 / 6.0
+#: bootstrap draws of the rating's ``sigma``
+RATING_DRAWS = 200
 
-    model = PlackettLuce()
-    me = model.rating(name=label)
-    counted = 0
-    for res in results:
-        if res.truncated:
-            continue
-        seats = res.match.seats
-        others = {s for s in seats if s != label}
-        if len(others) != 1 or (level := others.pop()) not in reference.ratings:
-            continue
-        mu, sigma = reference.ratings[level]
-        teams = [[me] if s == label else [model.rating(mu=mu, sigma=sigma, name=s)] for s in seats]
-        rated = model.rate(teams, ranks=[-r for r in res.rewards])
-        me = rated[seats.index(label)][0]
-        counted += 1
-    return float(me.mu), float(me.sigma), counted
+
+def _fit_mu(shares: np.ndarray, games: np.ndarray, levels: np.ndarray, sigmas: np.ndarray,
+            players: int) -> float:
+    """The ``mu`` whose first-place probabilities against the levels (``mu``/``sigma`` of
+    each) best fit ``shares`` (each smoothed by half a game each way), by bisection."""
+    s = np.clip((shares * games + 0.5) / (games + 1.0), 1e-6, 1 - 1e-6)
+    c = np.sqrt(BETA**2 + (players - 1) * (sigmas**2 + BETA**2))
+    k = math.log(players - 1)
+
+    def score(mu: float) -> float:  # the log-likelihood's slope: decreasing in mu
+        p = 1.0 / (1.0 + np.exp(-((mu - levels) / c - k)))
+        return float(np.sum(games * (s - p) / c))
+
+    lo, hi = -500.0, 500.0
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if score(mid) > 0 else (lo, mid)
+    return (lo + hi) / 2
+
+
+def _rate(scores: Sequence[Score], reference: Reference, players: int, seed: int) -> tuple[float, float, int]:
+    """The policy's rating on the ladder's scale from its reduced scores against the rated
+    levels (see the module docstring): ``(mu, sigma, games counted)``."""
+    from .estimate import t_quantile
+
+    rated = [sc for sc in scores if sc.level in reference.ratings and sc.games]
+    if not rated:
+        return math.nan, math.nan, 0
+    shares = np.array([sc.share for sc in rated])
+    games = np.array([float(sc.games) for sc in rated])
+    levels = np.array([reference.ratings[sc.level][0] for sc in rated])
+    sigmas = np.array([reference.ratings[sc.level][1] for sc in rated])
+    mu = _fit_mu(shares, games, levels, sigmas, players)
+    se = np.array([(sc.high - sc.low) / (2 * t_quantile(max(sc.deals - 1, 1))) for sc in rated])
+    rng = np.random.default_rng(seed)
+    draws = [_fit_mu(np.clip(rng.normal(shares, se), 0.0, 1.0), games, levels, sigmas, players)
+             for _ in range(RATING_DRAWS)]
+    return mu, float(np.std(draws, ddof=1)), int(games.sum())
 
 
 def evaluate(
@@ -648,7 +677,7 @@ def evaluate(
         out.unrated = (f"none of {', '.join(levels)} has a published rating "
                        f"(rated levels: {', '.join(reference.ratings)})")
     else:
-        mu, sigma, counted = _rate(results, label, reference)
+        mu, sigma, counted = _rate(list(out.scores.values()), reference, players, seed)
         out.rating = Rating(mu, sigma, reference, counted)
     if verbose:
         print(out.markdown(), flush=True)

@@ -14,8 +14,8 @@ import pytest
 
 import agents
 import cardenvs
-from agents.evaluation import POLICY_LABEL, SB3Policy, ladder_scale, main, schedule
-from agents.knowledge import spec
+from agents.evaluation import POLICY_LABEL, SB3Policy, Score, ladder_scale, main, schedule
+from agents.knowledge import Reference, spec
 from agents.tournament import entrant_labels, tournament, wilson
 from agents.trained import policy_path
 from cardenvs.core.loop import PlayerLike
@@ -205,3 +205,35 @@ def test_play_game_and_the_tournament_take_plain_functions() -> None:
         rep = tournament("line_v0", ["random", first_legal], players=2, games=4, workers=workers,
                          progress=False)
         assert rep.levels == ["random", "first_legal"] and rep.overall["first_legal"][1] == 4
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_rating_fit_recovers_a_known_mu(players: int) -> None:
+    from agents.evaluation import BETA, _fit_mu
+
+    levels = np.array([10.0, 25.0, 31.0])
+    sigmas = np.array([1.0, 0.8, 1.2])
+    c = np.sqrt(BETA**2 + (players - 1) * (sigmas**2 + BETA**2))
+    for mu in (5.0, 27.0, 40.0):
+        p = np.exp(mu / c) / (np.exp(mu / c) + (players - 1) * np.exp(levels / c))
+        assert _fit_mu(p, np.full(3, 1e8), levels, sigmas, players) == pytest.approx(mu, abs=1e-3)
+
+
+def test_the_rating_rests_on_the_reduced_scores() -> None:
+    from agents.evaluation import _rate
+
+    ref = Reference("x.md", 100, {"greedy": (25.0, 1.0), "planner": (28.0, 1.0)})
+
+    def score(level: str, share: float, half: float) -> Score:
+        return Score(share=share, low=share - half, high=share + half, plain_share=0.5, plain_low=0.4,
+                     plain_high=0.6, games=200, deals=100, variance_ratio=2.0,
+                     method="duplicate+control variates", level=level, wins=100, shared=0, losses=100,
+                     truncated=0, mean_reward=0.0, players=2)
+
+    strong = _rate([score("greedy", 0.7, 0.05), score("planner", 0.6, 0.05)], ref, 2, seed=0)
+    weak = _rate([score("greedy", 0.3, 0.05), score("planner", 0.2, 0.05)], ref, 2, seed=0)
+    # the plain shares are the same (0.5): only the reduced ones differ
+    assert strong[0] > 28.0 > 25.0 > weak[0] and strong[2] == weak[2] == 400
+    narrow = _rate([score("greedy", 0.7, 0.01), score("planner", 0.6, 0.01)], ref, 2, seed=0)
+    assert 0 < narrow[1] < strong[1]  # a narrower interval, a smaller sigma
+    assert _rate([score("trained", 0.7, 0.05)], ref, 2, seed=0)[2] == 0
