@@ -75,6 +75,9 @@ def parser(name: str, formatter: type[argparse.HelpFormatter]) -> argparse.Argum
     ap.add_argument("--host", default="127.0.0.1")
     ap.add_argument("--port", type=int, default=8000)
     ap.add_argument("--data", default="./data", help="folder of the SQLite file (created if missing)")
+    ap.add_argument("--new", action="store_true",
+                    help="begin an empty table when the folder's SQLite file is missing or empty (without "
+                         "it the server refuses to start there: the table it held is gone)")
     ap.add_argument("--bot-delay", type=float, default=0.6,
                     help="seconds between computer moves, so people can follow them (0: no pause)")
     ap.add_argument("--workers", type=int, default=default_workers(),
@@ -179,7 +182,7 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
     from .store import StorageError, Store
 
     try:  # a damaged file stops the server here, loudly, before anything is served
-        Store(args.data).close()
+        Store(args.data, new=args.new).close()
     except StorageError as err:
         print(f"cardtable: cannot start: {err}", file=sys.stderr, flush=True)
         return 2

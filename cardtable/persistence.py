@@ -14,7 +14,7 @@ import numpy as np
 
 from .moves import words
 from .room import Play, Room, RoomError, Seat, check_time_settings
-from .store import Store
+from .store import Store, storage_cause
 
 log = logging.getLogger("cardtable")
 
@@ -127,8 +127,10 @@ def save_new(store: Store, room: Room) -> None:
     try:
         store.save_room(room.id, snapshot(room))
     except STORAGE_ERRORS as err:
-        log.error("could not save a new room: %s", err)
-        raise StorageFailed(f"the table could not save the new room ({err}); try again later") from None
+        cause = storage_cause(err)
+        log.error("could not save a new room: %s (%s: %s)", cause, type(err).__name__, err)
+        raise StorageFailed(f"{cause}; the new room was not saved, so it was not made; try again "
+                            "later") from None
 
 
 def commit(store: Store, room: Room, memo: tuple[Any, ...], move: bool = False,
@@ -146,9 +148,12 @@ def commit(store: Store, room: Room, memo: tuple[Any, ...], move: bool = False,
         room.active = time.time()
     except STORAGE_ERRORS as err:
         room.undo(memo)
-        log.error("could not save room %s (%s): the change was undone", room.id, err)
-        raise RoomError(f"the table could not save this ({err}), so nothing changed; "
-                        "try again in a moment") from None
+        cause = storage_cause(err)
+        what = "the move" if move else "the change"
+        log.error("could not save room %s: %s (%s: %s); %s was undone, nobody was told of it", room.id,
+                  cause, type(err).__name__, err, what)
+        raise RoomError(f"{cause}; {'your move' if move else 'this'} was not saved and is undone "
+                        "(nothing changed); try again in a moment") from None
 
 
 def expire(store: Store, room: Room) -> bool:
@@ -157,6 +162,6 @@ def expire(store: Store, room: Room) -> bool:
     try:
         store.expire_room(room.id, room.games_played)
     except STORAGE_ERRORS as err:
-        log.error("could not expire room %s (%s); it stays", room.id, err)
+        log.error("could not expire room %s: %s (%s); it stays", room.id, storage_cause(err), err)
         return False
     return True
