@@ -145,3 +145,22 @@ def test_chunks_are_small_next_to_the_cluster() -> None:
     assert ray_backend.chunk_size(1600, 2) == 64
     assert ray_backend.chunk_size(100_000, 64) == 64
     assert ray_backend.chunk_size(5, 0) == 1
+
+
+def test_the_leaderboard_and_the_best_responses_on_ray_equal_the_local_backend(ray: Any,
+                                                                               tmp_path: Path) -> None:
+    from experiments import leaderboard
+
+    def pairs(backend: list[str]) -> list[dict[str, Any]]:
+        out = tmp_path / f"{len(backend)}.json"
+        store = leaderboard.main(["--envs", "rummy432_v0", "--players", "2", "--entrants", "random", "greedy",
+                                  "planner", "--deals", "3", "--results", str(out), "--out",
+                                  str(tmp_path / "lb.md"), *backend])
+        table = store["tables"]["rummy432_v0/2"]
+        return [{k: v for k, v in p.items() if k != "seconds"} for p in table["pairs"]]
+
+    assert pairs(["--backend", "ray"]) == pairs([])
+    kw: dict[str, Any] = {"games": 4, "worlds": 2, "max_candidates": 2, "depth": 10}
+    local = agents.local_best_response("greedy", "lineit_v0", **kw)
+    remote = agents.local_best_response("greedy", "lineit_v0", backend="ray", **kw)
+    assert (remote.share, remote.plain_share, remote.games) == (local.share, local.plain_share, local.games)
