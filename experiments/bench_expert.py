@@ -9,12 +9,14 @@ The positions are the decisions of ``--games`` seeded games played by the planne
 every seat (the same for both experts).  At each decision both experts are asked what
 they would play (their move is not played: the planner's is), so each sees the same
 Views in the same order and keeps the same seat memory.  Each ``choose`` is timed in
-process CPU time (robust on a shared machine); the old and new expert alternate who goes
-first.  A repeat times every position once for each; the table gives, per expert, the
-median over ``--repeats`` of the mean over positions, and the ratio old / new.
+process CPU time (robust on a shared machine; the old expert's in its worker process, its
+search alone); the old and new expert alternate who goes first.  A repeat times every
+position once for each; the table gives, per expert, the median over ``--repeats`` of the
+mean over positions, and the ratio old / new.
 
-The *old* expert is the frozen copy of the expert before issue 30
-(:mod:`experiments.legacy_expert`), the *new* one ``agents.make_agent(env, "expert")``.
+The *old* expert is the expert before issue 30, played from that commit's own code in a
+worker process (:mod:`experiments.frozen`; the positions reach it as observations), the
+*new* one ``agents.make_agent(env, "expert")``.
 ``--profile`` runs each expert once more under ``cProfile`` and splits its time into
 the jobs of a search (sampling worlds, the rollout policy, the rules' moves and legality,
 copies, valuing the ends, the prior).
@@ -31,6 +33,7 @@ import cProfile
 import datetime
 import pstats
 import statistics
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,7 +46,7 @@ import cardenvs
 from agents.cli import HelpFormatter
 from cardenvs.core.game import Game
 from cardenvs.core.loop import Turn, play
-from experiments.legacy_expert import legacy_expert
+from experiments import frozen
 from experiments.reporting import command_line
 
 
@@ -75,7 +78,15 @@ def record(env: str, players: int, games: int, seed: int, max_moves: int) -> lis
 
 def make(kind: str, env: str, seed: int) -> agents.Agent:
     """The old (frozen) or the new expert."""
-    return legacy_expert(env, seed=seed) if kind == "old" else agents.make_agent(env, "expert", seed=seed)
+    return frozen.old_expert(env, seed=seed) if kind == "old" else agents.make_agent(env, "expert", seed=seed)
+
+
+def timed_choose(agent: agents.Agent, game: Game[Any, Any], view: Any, legal: list[int]) -> float:
+    """Milliseconds of CPU that ``agent`` takes to choose (the old expert's: in its worker)."""
+    t0 = time.process_time()
+    agent.choose(game, view, legal)
+    spent = time.process_time() - t0
+    return (agent.cpu if isinstance(agent, frozen.FrozenExpert) else spent) * 1e3
 
 
 def time_once(env: str, recs: list[Game_], repeat: int) -> dict[str, list[float]]:
@@ -87,9 +98,7 @@ def time_once(env: str, recs: list[Game_], repeat: int) -> dict[str, list[float]
         for j, (seat, view, legal) in enumerate(rec.decisions):
             order = ("old", "new") if (j + repeat) % 2 == 0 else ("new", "old")
             for k in order:
-                t0 = time.process_time()
-                made[k][seat].choose(rec.game, view, list(legal))
-                times[k].append((time.process_time() - t0) * 1e3)
+                times[k].append(timed_choose(made[k][seat], rec.game, view, list(legal)))
     return times
 
 
@@ -107,16 +116,27 @@ JOBS: list[tuple[str, list[tuple[str, str]]]] = [
 
 
 def profile(env: str, recs: list[Game_], kind: str) -> list[tuple[str, float]]:
-    """Shares of an expert's decision time by job (cProfile's cumulative times)."""
+    """Shares of an expert's decision time by job (cProfile's cumulative times; the old
+    expert's profiled in its worker)."""
     pr = cProfile.Profile()
+    worker = frozen.worker() if kind == "old" else None
+    if worker is not None:
+        worker.call("profile", None)
     for rec in recs:
         players = rec.game.num_players
         made = [make(kind, env, rec.seed * 31 + i) for i in range(players)]
         for seat, view, legal in rec.decisions:
-            pr.enable()
+            if worker is None:
+                pr.enable()
             made[seat].choose(rec.game, view, list(legal))
-            pr.disable()
-    st = pstats.Stats(pr)
+            if worker is None:
+                pr.disable()
+    if worker is None:
+        st = pstats.Stats(pr)
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            worker.call("profile", os.path.join(tmp, "old.prof"))
+            st = pstats.Stats(os.path.join(tmp, "old.prof"))
     raw: dict[tuple[str, int, str], tuple[Any, ...]] = st.stats  # type: ignore[attr-defined]
     total = sum(v[2] for v in raw.values())  # every function's own time
     rows = []

@@ -12,9 +12,9 @@ are shared out evenly.  The upper level's *share* is its points per game, a win 
 win shared by k players 1/k; a fair share is 1/players.  With 2 players that is the
 usual head-to-head share (a draw half a point each).
 
-A level may be ``expert-old``: the expert as it was before issue 30, frozen in
-:mod:`experiments.legacy_expert` (``--pairs expert-old:expert`` measures the new expert
-against it).
+A level may be ``expert-old``: the expert as it was before issue 30, played from that
+commit's own code (:mod:`experiments.frozen`; ``--pairs expert-old:expert`` measures the new
+expert against it).
 
 The share is measured as ``agents.evaluate`` measures it (:mod:`agents.estimate`): the
 games of a deal are scored together (a Student interval over deals) and, unless
@@ -45,8 +45,8 @@ from agents.cli import HelpFormatter
 from agents.estimate import Estimate, estimate
 from agents.ray_backend import add_backend_arguments, backend_of
 from agents.tournament import Match, points, run_matches
-from experiments.legacy_expert import LEVEL as LEGACY
-from experiments.legacy_expert import make_level
+from experiments.frozen import LEVEL as LEGACY
+from experiments.frozen import make_level
 from experiments.reporting import command_line, machine
 
 #: the machine, read when the script starts (the load before any game is played)

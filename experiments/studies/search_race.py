@@ -21,7 +21,7 @@ budget is replayed on the recorded values (the race's rule is that of
 :class:`agents.search.SearchAgent`), so every budget is judged on the same worlds.  Rows:
 
 * ``frozen expert``: the move the expert before issue 30 actually chose there
-  (:mod:`experiments.legacy_expert`, its own worlds);
+  (:mod:`experiments.frozen`: that commit's code, its own worlds);
 * ``planner``: the heuristic's best move, no search;
 * ``paired, W worlds``: every candidate on each of the first W worlds;
 * ``race ...``: the shipped budget (``agents.make_agent(env, "expert")``) and, with
@@ -55,7 +55,7 @@ from agents.cli import HelpFormatter
 from agents.knowledge import knowledge, spec
 from agents.search import SearchAgent, _Search
 from cardenvs.core.loop import play
-from experiments.legacy_expert import legacy_expert, legacy_spec
+from experiments.frozen import old_budget, old_expert
 from experiments.reporting import command_line, publish
 
 
@@ -73,8 +73,8 @@ def record(env: str, games: int, worlds: int, candidates: int, seed: int,
     """The searched positions of ``games`` planner games (at most ``max_moves`` moves each)
     with their rollout values."""
     know = knowledge(env)
-    old_budget = legacy_spec(env).expert_budget
-    depth = int(old_budget["depth"])
+    budget = old_budget(env)
+    depth = int(budget["depth"])
     out: list[Position] = []
     try:
         from tqdm import tqdm
@@ -85,8 +85,8 @@ def record(env: str, games: int, worlds: int, candidates: int, seed: int,
         game = cardenvs.game_class(env)(2)
         rng = np.random.default_rng(seed + g)
         planner = [agents.make_agent(env, "planner", seed=g * 10 + i) for i in range(2)]
-        seats = [SearchAgent(know, seed=g * 10 + i, **old_budget) for i in range(2)]  # memory keepers
-        frozen = [legacy_expert(env, seed=g * 10 + i) for i in range(2)]
+        seats = [SearchAgent(know, seed=g * 10 + i, **budget) for i in range(2)]  # memory keepers
+        frozen = [old_expert(env, seed=g * 10 + i) for i in range(2)]
 
         class Seat:
             """Records the searched positions of seat ``i`` and plays the planner's move."""
@@ -250,7 +250,7 @@ def main(argv: list[str] | None = None) -> list[Row]:
     else:
         if args.env is None:
             ap.error("give --env (or --load a recording)")
-        old = legacy_spec(args.env).expert_budget
+        old = old_budget(args.env)
         meta = {"env": args.env, "games": args.games, "worlds": args.worlds, "seed": args.seed,
                 "search": args.search or int(old["simulations"]),
                 "candidates": args.candidates or int(old["max_candidates"])}

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from experiments import bench_expert
+import pytest
+
+from experiments import bench_expert, frozen
 
 
+@pytest.mark.skipif(frozen.unavailable_reason() is not None,
+                    reason=f"the old expert needs git history: {frozen.unavailable_reason()}")
 def test_the_benchmark_times_both_experts_and_splits_their_time(tmp_path: Path) -> None:
     out = tmp_path / "cost.md"
     bench_expert.main(["--envs", "line_v0", "--games", "1", "--repeats", "1", "--max-moves", "6",

@@ -5,10 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
+from experiments import frozen
 from experiments.studies import search_race
 
 
+@pytest.mark.skipif(frozen.unavailable_reason() is not None,
+                    reason=f"the old expert needs git history: {frozen.unavailable_reason()}")
 def test_the_study_records_saves_and_judges(tmp_path: Path) -> None:
     out, data = tmp_path / "race.md", tmp_path / "race.npz"
     rows = search_race.main(["--env", "lineit_v0", "--games", "1", "--worlds", "10", "--search", "6",

@@ -1,1 +1,0 @@
-"""Per-game strategic knowledge (heuristics, reasons, evaluation) used by the ladder and coach."""
