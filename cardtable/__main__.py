@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import Any
 
 from .settings import Settings, normal_origin
 
@@ -95,11 +96,85 @@ def parser(name: str, formatter: type[argparse.HelpFormatter]) -> argparse.Argum
                          "the environment variable CARDTABLE_OPERATOR_TOKEN, which other users' ps does "
                          "not show (default: the export is off)")
     _limits(ap.add_argument_group("limits (docs/table.md says what each does)"))
-    ap.add_argument("--forwarded-allow-ips", default=None, metavar="IPS",
-                    help="behind a reverse proxy: the proxy's addresses (comma-separated), whose "
-                         "X-Forwarded-For then gives the client's address for the per-address limits "
-                         "(uvicorn's default: 127.0.0.1)")
+    _defences(ap.add_argument_group("defences (docs/table.md, \"Deploying\")"))
     return ap
+
+
+def rate(text: str) -> float:
+    """A positive number (argparse type)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number is needed, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be positive, got {text!r}")
+    return value
+
+
+def _defences(group: argparse._ArgumentGroup) -> None:
+    """The options of the table's edge (defaults: :class:`~.settings.Settings`')."""
+    d = Settings()
+    group.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDR[,ADDR]",
+                       help="behind a reverse proxy: its addresses or networks, whose X-Forwarded-For then "
+                            "gives the client's address for the per-address limits; repeatable (default: "
+                            "none; X-Forwarded-For from anyone else is never read)")
+    group.add_argument("--forwarded-allow-ips", action="append", default=[], metavar="IPS",
+                       help="the older name of --trusted-proxy")
+    group.add_argument("--http-conns-per-address", type=positive, default=d.http_conns_per_address,
+                       metavar="N", help="TCP connections (requests and sockets) open at once from one "
+                                         "address; an IPv6 address counts as its /64")
+    group.add_argument("--header-timeout", type=duration, default=d.header_seconds, metavar="TIME",
+                       help=f"a request's headers must arrive within this "
+                            f"(default: {span(d.header_seconds)})")
+    group.add_argument("--body-timeout", type=duration, default=d.body_seconds, metavar="TIME",
+                       help=f"a request's body must arrive within this after its headers "
+                            f"(default: {span(d.body_seconds)})")
+    group.add_argument("--idle-timeout", type=duration, default=d.idle_seconds, metavar="TIME",
+                       help="a socket that sends nothing for this long is closed; the table's pages ping "
+                            f"every 25 s (default: {span(d.idle_seconds)})")
+    group.add_argument("--http-rate", type=rate, default=d.http_rate, metavar="PER_SECOND",
+                       help="HTTP requests and socket handshakes one address may make a second, on average "
+                            "(over it: 429 with Retry-After)")
+    group.add_argument("--http-burst", type=positive, default=d.http_burst, metavar="N",
+                       help="... and at once")
+    group.add_argument("--waiting-rooms-per-address", type=positive, default=d.waiting_per_address,
+                       metavar="N", help="rooms one address may hold at once where no game was started")
+    group.add_argument("--spectators-per-room", type=int, default=d.spectators_per_room, metavar="N",
+                       help="connections of one room that hold no seat (0: no spectators)")
+    group.add_argument("--flood-strikes", type=positive, default=d.flood_strikes, metavar="N",
+                       help="an address whose sockets are closed for flooding this often within 10 minutes "
+                            "is barred from opening sockets")
+    group.add_argument("--flood-bar", type=duration, default=d.flood_bar, metavar="TIME",
+                       help=f"how long the first bar lasts; each next one twice as long, at most an hour "
+                            f"(default: {span(d.flood_bar)})")
+
+
+#: the Settings field of each option of :func:`_defences`
+DEFENCES = {"http_conns_per_address": "http_conns_per_address", "header_timeout": "header_seconds",
+            "body_timeout": "body_seconds", "idle_timeout": "idle_seconds", "http_rate": "http_rate",
+            "http_burst": "http_burst", "waiting_rooms_per_address": "waiting_per_address",
+            "spectators_per_room": "spectators_per_room", "flood_strikes": "flood_strikes",
+            "flood_bar": "flood_bar"}
+
+
+def _defence_settings(ap: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str, Any]:
+    """The :class:`~.settings.Settings` fields of the defences' options (checked)."""
+    from .addresses import parse_networks
+    from .settings import RANGES
+
+    out: dict[str, Any] = {field: getattr(args, option) for option, field in DEFENCES.items()}
+    for option, field in DEFENCES.items():
+        low, high = RANGES[field]
+        if not low <= out[field] <= high:
+            ap.error(f"--{option.replace('_', '-')}: must be in {low:g}..{high:g}, got {out[field]:g}")
+    given = args.trusted_proxy + args.forwarded_allow_ips
+    proxies = [p for text in given for p in text.split(",") if p.strip()]
+    try:
+        parse_networks(proxies)
+    except ValueError as err:
+        ap.error(f"--trusted-proxy: {err}")
+    out["trusted_proxies"] = tuple(p.strip() for p in proxies)
+    return out
 
 
 def _limits(limits: argparse._ArgumentGroup) -> None:
@@ -144,7 +219,7 @@ def settings_of(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Settin
                         conns_per_address=args.conns_per_address, max_conns=args.max_conns,
                         handshake_seconds=args.handshake_timeout, expire_waiting=args.expire_waiting,
                         expire_idle=args.expire_idle, host_grace=args.host_grace,
-                        worker_nice=args.worker_nice)
+                        worker_nice=args.worker_nice, **_defence_settings(ap, args))
     except ValueError as err:
         ap.error(f"--worker-nice: {err}")
 
@@ -189,9 +264,9 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
 
     app = create_app(args.data, bot_delay=args.bot_delay, workers=args.workers, settings=settings)
     print(f"cardtable: http://{args.host}:{args.port}/  (data in {os.path.abspath(args.data)})", flush=True)
-    extra = {} if args.forwarded_allow_ips is None else {"forwarded_allow_ips": args.forwarded_allow_ips}
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=65536,
-                ws="websockets-sansio", **extra)
+    from .guard import uvicorn_options  # the connection limits and request timeouts
+
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, **uvicorn_options(app))
     return 0
 
 

@@ -28,7 +28,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from . import pages, session
+from . import guard, pages, session
+from .addresses import Defences
 from .connection import Conn
 from .lifecycle import ROOM_FIELDS, Refused
 from .persistence import StorageFailed
@@ -41,12 +42,12 @@ __all__ = ["FIELDS", "MAX_DEPTH", "MAX_MESSAGE", "ROOM_FIELDS", "STATIC", "Conn"
            "StorageFailed", "create_app", "parse_json", "too_deep"]
 
 
-def _routes(server: Callable[[], Server], config: Settings) -> list[Any]:
+def _routes(server: Callable[[], Server], config: Settings, defences: Defences) -> list[Any]:
     """Every route of the table."""
     page, api = Pages(server), Api(server, config)
 
     async def ws_route(ws: WebSocket) -> None:
-        await session.websocket(server(), ws)
+        await session.websocket(server(), ws, defences)
 
     return [
         Route("/", page.index),
@@ -95,5 +96,8 @@ def create_app(data: str | Path = "./data", bot_delay: float = 0.6, workers: int
             await server.shutdown()
 
     handlers: dict[Any, Callable[..., Any]] = {HTTPException: http_error}
-    return Starlette(routes=_routes(srv, config), lifespan=lifespan, exception_handlers=handlers,
-                     middleware=[Middleware(pages.SecurityHeaders)])
+    defences = Defences(config)  # the limits per address (guard.uvicorn_options: per connection too)
+    app = Starlette(routes=_routes(srv, config, defences), lifespan=lifespan, exception_handlers=handlers,
+                    middleware=[Middleware(guard.Edge, defences=defences), Middleware(pages.SecurityHeaders)])
+    app.state.defences = defences
+    return app

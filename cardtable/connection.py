@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from typing import Any
 
 from .limits import ConnLimits
@@ -32,6 +33,10 @@ class Conn:
         self.queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
         self.closed = False
         self.limits = ConnLimits()
+        #: when it last sent anything (``time.monotonic()``; the idle timeout)
+        self.heard = time.monotonic()
+        #: closed for flooding (too many refused messages): it counts against its address
+        self.flooded = False
 
     @property
     def room_id(self) -> Any:

@@ -8,6 +8,8 @@ messages come from the :class:`~.room.Room`, the absent seats' countdowns from
 
 from __future__ import annotations
 
+import asyncio
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -16,6 +18,9 @@ from .room import Room
 
 #: seconds left before a computer plays each absent person's seat, for a room
 AwayLeft = Callable[[Room], dict[int, float]]
+#: seconds within which a room's ``room`` messages to its spectators are sent as one (the
+#: latest); any other message to the room sends the waiting one first, so none overtakes it
+SPECTATOR_BATCH = 0.15
 
 
 class Hub:
@@ -28,6 +33,8 @@ class Hub:
         #: WebSocket connections open, in all and per client address
         self.open_conns = 0
         self.by_address: dict[str, int] = {}
+        #: rooms whose spectators are to get the ``room`` message: id -> (room, timer)
+        self._batched: dict[str, tuple[Room, asyncio.TimerHandle]] = {}
 
     # ------------------------------------------------------------------ joining
     def join(self, room_id: str, conn: Conn, address: str) -> None:
@@ -60,12 +67,37 @@ class Hub:
         return counts
 
     def broadcast_room(self, room: Room) -> None:
-        """Send everyone in the room its ``room`` message."""
+        """Send everyone in the room its ``room`` message: the seated and the host at once,
+        the spectators (who all get the same one) within :data:`SPECTATOR_BATCH`."""
         connected = self.connected(room)
         away = self.away_left(room)
+        watchers = False
         for c in self.conns.get(room.id, ()):
-            if c.hello:
+            if c.hello and (c.seat is not None or c.host):
                 c.send(room.room_message(c.seat, c.host, connected, away))
+            elif c.hello:
+                watchers = True
+        if not watchers or room.id in self._batched:
+            return
+        try:
+            timer = asyncio.get_running_loop().call_later(SPECTATOR_BATCH, self.flush, room)
+        except RuntimeError:  # no event loop (a test's stand-in): at once
+            self.flush(room, now=True)
+            return
+        self._batched[room.id] = (room, timer)
+
+    def flush(self, room: Room, now: bool = False) -> None:
+        """Send the room's spectators the ``room`` message now (built once for all)."""
+        waiting = self._batched.pop(room.id, None)
+        if waiting is None and not now:
+            return
+        if waiting is not None:
+            waiting[1].cancel()
+        text = json.dumps(room.room_message(None, False, self.connected(room), self.away_left(room)),
+                          separators=(",", ":"))
+        for c in self.conns.get(room.id, ()):
+            if c.hello and c.seat is None and not c.host:
+                c.send_text(text)
 
     def room_msg(self, room: Room, conn: Conn | None = None) -> dict[str, Any]:
         """The ``room`` message for one client (``None``: a spectator without the host's
@@ -75,6 +107,8 @@ class Hub:
 
     def tell(self, room: Room, msg: dict[str, Any]) -> None:
         """Send every client of the room that said hello one message."""
+        if room.id in self._batched:
+            self.flush(room)
         for c in self.conns.get(room.id, ()):
             if c.hello:
                 c.send(msg)
@@ -91,6 +125,8 @@ class Hub:
 
     def broadcast_table(self, room: Room) -> None:
         """Send everyone in the room its ``table`` message."""
+        if room.id in self._batched:
+            self.flush(room)
         for c in self.conns.get(room.id, ()):
             if c.hello:
                 self.send_table(room, c)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import collections
 import secrets
 import time
-from collections.abc import Container
+from collections.abc import Container, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,18 +67,36 @@ def new_room(request: RoomRequest, taken: Container[str]) -> Room:
 
 
 class Quotas:
-    """How many rooms each client address made in the last hour."""
+    """How many rooms each client address made in the last hour, and which of them wait for
+    their first game."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         #: per client address: when it created rooms in the last hour
         self.created_by: dict[str, collections.deque[float]] = {}
+        #: per client address: the rooms it made (those dealt or gone are dropped when seen)
+        self.made_by: dict[str, list[Room]] = {}
 
-    def check(self, address: str, rooms: int) -> None:
-        """``Refused`` when the table holds its most rooms (``rooms`` now) or the address made
-        its most this hour."""
+    def waiting(self, address: str, held: Mapping[str, Room]) -> int:
+        """The rooms ``address`` made that the table still holds and that were never dealt."""
+        rooms = [r for r in self.made_by.get(address, []) if held.get(r.id) is r and r.play is None]
+        if rooms:
+            self.made_by[address] = rooms
+        else:
+            self.made_by.pop(address, None)
+        return len(rooms)
+
+    def check(self, address: str, rooms: int, held: Mapping[str, Room] | None = None) -> None:
+        """``Refused`` when the table holds its most rooms (``rooms`` now), the address made
+        its most this hour, or it holds its most rooms waiting for a first game (of ``held``,
+        the table's rooms)."""
         if rooms >= self.settings.max_rooms:
             raise Refused(503, f"the table is full ({self.settings.max_rooms} rooms); try again later", 600)
+        most = self.settings.waiting_per_address
+        if held is not None and self.waiting(address, held) >= most:
+            raise Refused(429, f"your address holds {most} rooms where no game was started yet: start a "
+                               "game in one, or wait until one expires "
+                               f"({self.settings.expire_waiting / 60:g} minutes with nobody in it)", 60)
         created = self.created_by.setdefault(address, collections.deque())
         hour_ago = time.monotonic() - HOUR
         while created and created[0] < hour_ago:
@@ -88,9 +106,11 @@ class Quotas:
             raise Refused(429, f"too many new rooms from your address: at most "
                                f"{self.settings.rooms_per_hour} an hour; the next in {wait} s", wait)
 
-    def took(self, address: str) -> None:
-        """The address made a room now."""
+    def took(self, address: str, room: Room | None = None) -> None:
+        """The address made a room (``room``) now."""
         self.created_by.setdefault(address, collections.deque()).append(time.monotonic())
+        if room is not None:
+            self.made_by.setdefault(address, []).append(room)
 
     def forget_old(self) -> None:
         """Forget the counts older than an hour."""
@@ -100,6 +120,9 @@ class Quotas:
                 times.popleft()
             if not times:
                 del self.created_by[address]
+        for address, rooms in list(self.made_by.items()):
+            if not any(r.play is None for r in rooms):
+                del self.made_by[address]
 
 
 def idle(room: Room, settings: Settings, now: float) -> bool:

@@ -40,6 +40,7 @@ RATES: dict[str, Rate] = {
     "coach": Rate(1, 6),
     "resign": Rate(1, 3),
     "settings": Rate(2, 6),
+    "ping": Rate(1, 5),
 }
 #: every message of one connection, whatever its type (malformed ones too); a played move
 #: is not counted

@@ -41,6 +41,7 @@ FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "rematch": {},
     "resign": {},
     "settings": {"away_seconds": ((int,), False), "turn_seconds": ((int, type(None)), False)},
+    "ping": {},
 }
 
 #: what a message handler is: (table, room, client, checked message) -> None, or RoomError
@@ -57,6 +58,7 @@ HANDLERS: dict[str, Handler] = {
     "resign": play.on_resign,
     "move": play.on_move,
     "coach": coach.on_coach,
+    "ping": lambda t, room, conn, msg: None,  # keeps the connection from being closed as idle
 }
 
 
@@ -99,6 +101,7 @@ def refuse(conn: Conn, message: str, for_type: str | None = None) -> None:
     conn.error(message, for_type)
     if not conn.limits.strikes.take(time.monotonic()):
         log.warning("closed a connection to room %s: too many refused messages", conn.room_id)
+        conn.flooded = True
         conn.close(1008, "too many refused messages")
 
 

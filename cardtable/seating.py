@@ -14,6 +14,7 @@ from typing import Any
 from .connection import Conn
 from .names import NameError_, clean_name, unique_name
 from .ports import Table
+from .presence import FORMER_HOST
 from .room import TIME_SETTINGS, Room, RoomError, check_time_settings
 
 
@@ -45,8 +46,7 @@ def _host_by_token(t: Table, room: Room, conn: Conn, host_token: str) -> str | N
         conn.host = True
         t.presence.host_here(room)
         return None
-    return ("the host token is wrong (or no longer the host's: the role passes on when "
-            "the host leaves): you are not the host")
+    return t.presence.not_host(room, host_token)
 
 
 def _seat_by_token(t: Table, room: Room, conn: Conn, token: str) -> str | None:
@@ -72,6 +72,11 @@ def _seat_by_token(t: Table, room: Room, conn: Conn, token: str) -> str | None:
     return None
 
 
+def _watchers(t: Table, room: Room) -> int:
+    """The room's connections that said hello and hold no seat (spectators)."""
+    return sum(1 for c in t.conns.get(room.id, ()) if c.hello and c.seat is None and not c.closed)
+
+
 def on_hello(t: Table, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
     """Identify the client: a seat (by its token), the host (by the host token), or a spectator."""
     first = not conn.hello
@@ -83,11 +88,18 @@ def on_hello(t: Table, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
     if token is not None:
         problems.append(_seat_by_token(t, room, conn, token))
     for p in problems:
-        if p is not None:
+        if p is not None and p.startswith(FORMER_HOST):  # not a mistake: the role passed on
+            conn.send({"type": "notice", "message": p})
+        elif p is not None:
             conn.error(p, "hello")
+    if first and conn.seat is None and not conn.host and _watchers(t, room) > t.settings.spectators_per_room:
+        cap = t.settings.spectators_per_room
+        conn.error(f"this room has its most spectators ({cap}); try again later", "hello")
+        conn.close(4503, f"the room has its most spectators ({cap})")
+        return
     t.presence.check_away(room)  # the seat is connected now: no countdown
-    if first or conn.seat is not None:
-        t.broadcast_room(room)  # the seat is connected now
+    if conn.seat is not None or (first and conn.host):
+        t.broadcast_room(room)  # the seat is connected now (a spectator changes nobody's view)
     else:
         conn.send(t.room_msg(room, conn))
     t.send_table(room, conn)
@@ -139,21 +151,14 @@ def on_leave(t: Table, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
 
 
 def on_level(t: Table, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
-    """The host sets a computer seat's level (a disconnected person's seat becomes a computer)."""
+    """The host sets a computer seat's level, between games; never a person's seat (an
+    absent person's seat goes to a computer at the room's level after the room's away
+    time, by the room's settings alone)."""
     require_host(conn, "set levels")
     seat = room.check_seat(msg["seat"])
-    if room.seats[seat].person and t.connected(room)[seat]:
-        raise RoomError(f"seat {seat} is played by {room.seat_name(seat)}, who is here")
     memo = room.memo()
-    try:
-        if room.seats[seat].person:
-            room.leave(seat)
-        room.set_level(seat, msg["level"])
-    except RoomError:
-        room.undo(memo)
-        raise
+    room.set_level(seat, msg["level"])
     t.commit(room, memo)
-    t.presence.check_away(room)
     t.broadcast_room(room)
     t.kick(room)
 

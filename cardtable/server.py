@@ -165,10 +165,10 @@ class Server:
         request = room_request(body)
         if len(self.rooms) >= self.settings.max_rooms:
             self.sweep()
-        self.quotas.check(address, len(self.rooms))
+        self.quotas.check(address, len(self.rooms), self.rooms)
         room = new_room(request, self.rooms)
         persistence.save_new(self.store, room)
-        self.quotas.took(address)
+        self.quotas.took(address, room)
         self.rooms[room.id] = room
         self.conns[room.id] = set()
         return {"room": room.id, "host_token": room.host_token, "link": f"/room/{room.id}"}

@@ -9,10 +9,12 @@ import contextlib
 import json
 import logging
 import time
+from collections.abc import Callable
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import protocol
+from .addresses import Defences, address_key
 from .connection import Conn
 from .room import Room
 from .server import Server
@@ -22,6 +24,12 @@ log = logging.getLogger("cardtable")
 
 #: how long a connection the server closes gets to receive what was queued before the close
 CLOSE_SECONDS = 5.0
+
+
+def address_of(ws: WebSocket) -> str:
+    """The client's address key (:class:`~.guard.Edge` put it in the scope's state)."""
+    key = ws.scope.get("state", {}).get("address")
+    return str(key) if key else address_key(ws.client.host if ws.client else None)
 
 
 async def _admit(server: Server, ws: WebSocket) -> Room | None:
@@ -43,7 +51,7 @@ async def _admit(server: Server, ws: WebSocket) -> Room | None:
         else:
             await ws.close(code=4404, reason="no such room")
         return None
-    address = ws.client.host if ws.client else "?"
+    address = address_of(ws)
     limits = server.settings
     refusal = None
     if server.open_conns >= limits.max_conns:
@@ -65,6 +73,7 @@ async def _read(server: Server, room: Room, conn: Conn) -> None:
             msg = await conn.ws.receive()
             if msg["type"] == "websocket.disconnect":
                 break
+            conn.heard = time.monotonic()
             text = msg.get("text")
             if text is None:
                 protocol.refuse(conn, "send text frames of JSON, not binary")
@@ -92,27 +101,58 @@ async def _gone(server: Server, room: Room, conn: Conn, writer: asyncio.Task[Non
         server.broadcast_room(room)
 
 
-async def websocket(server: Server, ws: WebSocket) -> None:
-    """``/ws/{room_id}``: one client's session."""
+def _watch(server: Server, conn: Conn) -> Callable[[], None]:
+    """Close the connection if it sends no ``hello`` within ``handshake_seconds``, and when
+    it sends nothing for ``idle_seconds`` (the table's pages send a ``ping`` every 25 s);
+    returns what stops the watch."""
+    loop = asyncio.get_running_loop()
+    seconds, idle = server.settings.handshake_seconds, server.settings.idle_seconds
+    start = time.monotonic()
+    timer: list[asyncio.TimerHandle] = []
+
+    def check() -> None:
+        if conn.closed:
+            return
+        now = time.monotonic()
+        if not conn.hello:
+            if now - start >= seconds:
+                conn.error(f'no "hello" within {seconds:g} seconds: closed')
+                conn.close(4408, "no hello")
+                return
+            due = min(start + seconds, now + idle)
+        elif now - conn.heard >= idle:
+            conn.error(f"nothing sent for {idle:g} seconds: closed")
+            conn.close(4408, "idle")
+            return
+        else:
+            due = conn.heard + idle
+        timer[0] = loop.call_later(max(0.01, due - now), check)
+
+    timer.append(loop.call_later(min(seconds, idle), check))
+    return lambda: timer[0].cancel()
+
+
+async def websocket(server: Server, ws: WebSocket, defences: Defences | None = None) -> None:
+    """``/ws/{room_id}``: one client's session (``defences``: an address whose sockets keep
+    being closed for flooding is barred there)."""
     room = await _admit(server, ws)
     if room is None:
         return
-    address = ws.client.host if ws.client else "?"
+    address = address_of(ws)
     conn = Conn(ws)
     server.hub.join(room.id, conn, address)
     room.active = time.time()
     writer = asyncio.ensure_future(conn.writer())
-    seconds = server.settings.handshake_seconds
-
-    def no_hello() -> None:
-        if not conn.hello:
-            conn.error(f'no "hello" within {seconds:g} seconds: closed')
-            conn.close(4408, "no hello")
-
-    deadline = asyncio.get_running_loop().call_later(seconds, no_hello)
+    stop_watch = _watch(server, conn)
     try:
         await _read(server, room, conn)
     finally:
-        deadline.cancel()
+        stop_watch()
         server.hub.part(room.id, conn, address)
+        if defences is not None and conn.flooded:
+            barred = defences.penalties.flooded(address, time.monotonic())
+            if barred:
+                defences.count("addresses barred after floods", address)
+                log.warning("barred %s for %.0f s: its sockets keep being closed for flooding",
+                            address, barred)
         await _gone(server, room, conn, writer)

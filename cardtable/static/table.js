@@ -90,6 +90,9 @@ function renderShare() {
     el("small", { class: "muted", text: "Anyone with the link can take a free seat or watch." }));
 }
 
+// how often an open room's page tells the server it is still there (below the idle timeout)
+const PING_MS = 25000;
+
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(T.roomId)}`);
@@ -100,6 +103,11 @@ function connect() {
     document.body.classList.remove("offline");
     T.sentHost = Boolean(store.get(hostKey(T.roomId)));
     ws.send(JSON.stringify({ type: "hello", token: store.get(tokenKey(T.roomId)), host_token: store.get(hostKey(T.roomId)) }));
+    // the server closes a socket that sends nothing for a while (--idle-timeout): an open tab pings
+    const ping = setInterval(() => {
+      if (ws.readyState === WebSocket.OPEN) ws.send('{"type":"ping"}');
+      else clearInterval(ping);
+    }, PING_MS);
   };
   ws.onmessage = (ev) => {
     let msg;

@@ -18,21 +18,31 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from cardtable.app import create_app
+from cardtable.guard import uvicorn_options
 from cardtable.settings import Settings
 
 from .process import Local, free_port
 
+#: the per-address limits of a test's server unless it sets them: every request of a test
+#: comes from one address (tests/web/test_operator_attacks.py sets them low)
+ROOMY = {"http_rate": 100000.0, "http_burst": 1000000, "http_conns_per_address": 100000,
+         "waiting_per_address": 100000}
+
 
 class LiveServer(Local):
     """``create_app`` served by uvicorn in a background thread (``settings``: fields of
-    :class:`cardtable.settings.Settings`)."""
+    :class:`cardtable.settings.Settings`, the per-address ones :data:`ROOMY` unless given;
+    ``open_files``: connections open at once in all, else from the process's file limit, as
+    :func:`cardtable.guard.uvicorn_options`)."""
 
     def __init__(self, data: Path, bot_delay: float = 0.0, workers: int = 0, port: int | None = None,
-                 **settings: Any) -> None:
+                 host: str = "127.0.0.1", open_files: int | None = None, **settings: Any) -> None:
         self.port = port or free_port()
+        for name, value in ROOMY.items():  # one address makes every request of a test
+            settings.setdefault(name, value)
         self.app = create_app(data, bot_delay=bot_delay, workers=workers, settings=Settings(**settings))
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
-                                ws="websockets-sansio", ws_max_size=65536, lifespan="on")
+        config = uvicorn.Config(self.app, host=host, port=self.port, log_level="warning", lifespan="on",
+                                **uvicorn_options(self.app, cap=open_files))
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

@@ -24,7 +24,8 @@ def _table_of_game(index: int) -> Callable[[dict[str, Any]], bool]:
 
 
 def from_address(address: str) -> dict[str, str]:
-    """Headers of a request that the (trusted, local) proxy forwards for ``address``."""
+    """Headers of a request that the trusted proxy (127.0.0.1, as the test says) forwards for
+    ``address``."""
     return {"X-Forwarded-For": address}
 
 
@@ -37,7 +38,7 @@ def close_code(c: Client, timeout: float = 5.0) -> int:
 
 
 def test_new_rooms_per_address_and_in_all(tmp_path: Path) -> None:
-    with live_server(tmp_path, rooms_per_hour=3, max_rooms=5) as srv:
+    with live_server(tmp_path, rooms_per_hour=3, max_rooms=5, trusted_proxies=("127.0.0.1",)) as srv:
         for _ in range(3):
             assert HTTP.post(srv.url + "/api/rooms", json=GAME).status_code == 201
         r = HTTP.post(srv.url + "/api/rooms", json=GAME)
@@ -53,7 +54,8 @@ def test_new_rooms_per_address_and_in_all(tmp_path: Path) -> None:
 
 
 def test_sockets_per_address_and_the_handshake(tmp_path: Path) -> None:
-    with live_server(tmp_path, conns_per_address=3, handshake_seconds=0.5) as srv:
+    with live_server(tmp_path, conns_per_address=3, handshake_seconds=0.5,
+                     trusted_proxies=("127.0.0.1",)) as srv:
         room = create_room(srv, "line_v0", 2)["room"]
         kept = [Client(srv, room) for _ in range(3)]
         for c in kept:
