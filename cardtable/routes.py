@@ -27,6 +27,7 @@ from .records import Replay
 from .rules_docs import NoRules, rules_doc, toc_html
 from .server import Server
 from .settings import Settings, same_origin
+from .store import DamagedRecord
 
 log = logging.getLogger("cardtable")
 
@@ -78,7 +79,11 @@ class Pages:
             if srv.store.expired(room_id) is None:
                 return pages.no_room(room_id)
         raw = request.path_params["index"]
-        if not raw.isdecimal() or len(raw) > 9 or srv.store.game(room_id, int(raw)) is None:
+        try:
+            found = raw.isdecimal() and len(raw) <= 9 and srv.store.game(room_id, int(raw)) is not None
+        except DamagedRecord as err:
+            return pages.error_page(410, "A damaged game", str(err))
+        if not found:
             return pages.error_page(404, "No such game",
                                     f"Room {room_id[:40]!r} has no finished game {raw[:12]!r} to replay.")
         return FileResponse(STATIC / "index.html")
@@ -198,17 +203,18 @@ class Api:
     async def room_games(self, request: Request) -> Response:
         """``GET /api/rooms/{id}/games``: the finished games."""
         room_id = self.room_of(request, records=True)
-        out = [{"index": r["index"], "result": r["result"], "moves": len(r["moves"])}
-               for r in self.srv().store.games(room_id)]
-        return JSONResponse({"games": out})
+        return JSONResponse({"games": self.srv().store.game_list(room_id)})
 
     def finished_game(self, request: Request) -> tuple[str, int, dict[str, Any]]:
         """The room, index and record of the path's finished game; else the HTTP error."""
         room_id = self.room_of(request, records=True)
         store = self.srv().store
         raw = request.path_params["index"]
-        known = ", ".join(str(r["index"]) for r in store.games(room_id)) or "none yet"
-        record = store.game(room_id, _index(raw, known))
+        known = ", ".join(str(r["index"]) for r in store.game_list(room_id)) or "none yet"
+        try:
+            record = store.game(room_id, _index(raw, known))
+        except DamagedRecord as err:
+            raise HTTPException(410, str(err)) from None
         if record is None:
             raise HTTPException(404, f"no finished game {raw} in room {room_id}; finished games: {known}")
         return room_id, int(raw), record
