@@ -49,7 +49,7 @@ def test_the_wheel_holds_the_packages_data_and_commands(built: tuple[Path, Path]
                    "cardtable/PROTOCOL.md", "cardtable/static/index.html", "cardtable/static/games/rummy.js",
                    "agents/policies/line_v0.npz", "agents/policies/lineit_v0.npz",
                    "agents/policies/rummy432_v0.npz", "cardenvs/py.typed", "cardenvs/line/RULES.md",
-                   "cardenvs/lineit/RULES.md", "cardenvs/rummy432/RULES.md"):
+                   "cardenvs/lineit/RULES.md", "cardenvs/rummy432/RULES.md", "cardenvs/testing/__main__.py"):
         assert needed in names, needed
     # the rules players read at the table: the project's own documents, copied in (not links)
     for game in ("line", "lineit", "rummy432"):
@@ -100,5 +100,8 @@ def test_the_wheel_installed_outside_the_repository_plays(built: tuple[Path, Pat
     assert "| random | 4 |" in report and "Rating on the ladder's scale" in report
     for command in ("cardtable", "cardenvs-play"):
         assert "(default: " in _run([venv / "bin" / command, "--help"], cwd=tmp_path)
+    # the contract kit runs from the wheel alone (no pytest, no hypothesis installed)
+    kit = _run([py, "-m", "cardenvs.testing", "line_v0", "--players", "2", "--quick"], cwd=tmp_path)
+    assert kit.strip().endswith("line_v0: 11 checks, passed"), kit
     print(f"wheel {wheel.name}: installed into a fresh venv; demo and evaluation ran from {tmp_path}")
     print(report)

@@ -325,7 +325,7 @@ def _read_turn(game: LineGame, obj: dict[str, Any], s: LineState) -> None:
         raise _bad(f"bonus_turn must be true or false, got {bonus!r}")
     s.bonus = bonus
     phase = obj["phase"]
-    if phase not in PHASE_INDEX:
+    if not isinstance(phase, str) or phase not in PHASE_INDEX:
         raise _bad(f"phase {phase!r} is not one of {', '.join(PHASES)}")
     s.phase = PHASE_INDEX[phase]
 

@@ -1,4 +1,5 @@
-"""Contract checks that every registered environment keeps (registry, docs, wrappers)."""
+"""Checks every registered environment keeps beside the contract kit's (``cardenvs.testing``,
+run by ``tests/core/test_contract.py``): the registry, the wrappers, extreme options."""
 
 from __future__ import annotations
 
@@ -13,18 +14,6 @@ from agents import RandomAgent
 from cardenvs.core.wrappers import SingleAgentEnv
 
 ENV_NAMES = list(cardenvs.ENVS)
-
-
-def _table(doc: str, header: str) -> list[list[str]]:
-    """Rows of the markdown table whose header line starts with ``header``."""
-    lines = doc.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.strip().startswith(header))
-    rows = []
-    for line in lines[start + 2 :]:
-        if not line.strip().startswith("|"):
-            break
-        rows.append([c.strip() for c in line.strip().strip("|").split("|")])
-    return rows
 
 
 def test_registry_errors_name_what_exists() -> None:
@@ -42,43 +31,6 @@ def test_make_equals_module_env(name: str) -> None:
     assert isinstance(mod.raw_env(), mod.raw_env)
     with pytest.raises(ValueError, match="unknown option"):
         cardenvs.make(name, no_such_option=1)
-
-
-@pytest.mark.parametrize("name", ENV_NAMES)
-def test_observation_table_matches_encoder(name: str) -> None:
-    mod = cardenvs.env_module(name)
-    game = mod.raw_env.game_class
-    rows = _table(mod.__doc__, "| field | start | size |")
-    assert [(r[0].strip("`"), int(r[1]), int(r[2])) for r in rows] == [
-        (f.name, f.start, f.size) for f in game.OBS_FIELDS
-    ]
-    assert game.OBS_FIELDS[0].start == 0
-    for a, b in zip(game.OBS_FIELDS, game.OBS_FIELDS[1:]):
-        assert b.start == a.stop
-
-
-@pytest.mark.parametrize("name", ENV_NAMES)
-def test_action_table_covers_the_space(name: str) -> None:
-    mod = cardenvs.env_module(name)
-    game = mod.raw_env.game_class
-    rows = _table(mod.__doc__, "| actions | ids | meaning |")
-    expect = 0
-    for row in rows:
-        lo, _, hi = row[1].strip("`").partition("..")
-        assert int(lo) == expect, row
-        expect = int(hi or lo) + 1
-    assert expect == game.num_actions
-
-
-@pytest.mark.parametrize("name", ENV_NAMES)
-def test_every_action_id_round_trips_through_notation(name: str) -> None:
-    game = cardenvs.game_class(name)()
-    for a in range(game.num_actions):
-        text = game.action_to_str(a)
-        assert game.str_to_action(text) == a, text
-    for bad in ["", "   ", "fly away", "play", "42 42 42 42 42"]:
-        with pytest.raises(ValueError):
-            game.str_to_action(bad)
 
 
 @pytest.mark.parametrize("name", ENV_NAMES)

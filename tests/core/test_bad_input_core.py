@@ -68,18 +68,6 @@ def test_oversized_position_is_refused_at_once() -> None:
 
 
 @pytest.mark.parametrize("name", ENV_NAMES)
-def test_reset_accepts_a_position_as_json_text(name: str) -> None:
-    env = cardenvs.make(name)
-    env.reset(seed=3)
-    text = json.dumps(env.unwrapped.state_json())
-    other = cardenvs.make(name)
-    other.reset(options={"state": text})
-    assert other.unwrapped.state_json() == env.unwrapped.state_json()
-    with pytest.raises(InvalidStateError, match="not valid JSON"):
-        other.reset(options={"state": text[:-3]})
-
-
-@pytest.mark.parametrize("name", ENV_NAMES)
 def test_decode_accepts_the_observation_dict(name: str) -> None:
     env = cardenvs.make(name)
     env.reset(seed=2)

@@ -1,22 +1,19 @@
-"""The copy contract (issue 34): every environment pickles and deep-copies at any point,
-and the copy then plays on exactly as the original.
+"""The copy contract (issue 34) beyond the AEC environments' own: every environment pickles
+and deep-copies at any point, and the copy then plays on exactly as the original.
 
-For every registered game and the toy, at every seat count: copies (``pickle`` round
-trips and ``copy.deepcopy``) taken before the first reset, right after ``reset(seed)``,
-after several numbers of random legal steps and after the game's end are stepped in
-lockstep with the original to the end (and through a new seeded game), and every step
-they show the same agent to move, observation, rewards, terminations, truncations,
-infos, agents and position (``state_json``).  Half the actions are drawn once from a
-seeded generator by the mask, half by each environment from its own action space
-(``action_space(agent).sample(mask)``), so the spaces' generators must be copied too.
-The same for the Gymnasium ids (the learner against ladder opponents) and for the
+The AEC environment of every registered game and the toy, at every seat count, is held
+to it by the contract kit (``cardenvs.testing.check_copy``, run by
+``tests/core/test_contract.py``): copies (``pickle`` round trips and ``copy.deepcopy``)
+taken before the first reset, right after ``reset(seed)``, after several numbers of
+random legal steps and after the game's end are stepped in lockstep with the original.
+Here, with the kit's comparison helpers (:mod:`cardenvs.testing.compare`): the learner
+observation designs, the Gymnasium ids (the learner against ladder opponents) and the
 vectorised environments of :mod:`cardenvs.vector`.
 """
 
 from __future__ import annotations
 
 import copy
-import pickle
 from collections.abc import Iterator
 from typing import Any
 
@@ -26,14 +23,13 @@ import pytest
 
 import cardenvs
 from cardenvs.registry import GAMES
+from cardenvs.testing.compare import aec_step, assert_envs_agree, assert_same, copies
 from tests.core import toy
 from tests.core.toy_kit import KIT as TOY_KIT
 from tests.core.toy_kit import registered
 
 #: the registered games, and the toy (made from its module, whether registered or not)
 NAMES = [name for name in cardenvs.ENVS if name != TOY_KIT.env_name] + [TOY_KIT.env_name]
-#: steps after ``reset(seed)`` at which copies are taken (besides before it and at the end)
-CHECKPOINTS = (0, 1, 3, 17)
 #: options that shorten a game where it is long (Rummy plays three rounds by default)
 SHORT = {"rummy432_v0": {"rounds_to_win": 1}}
 
@@ -43,129 +39,6 @@ def make_env(name: str, **kwargs: Any) -> Any:
     if name == TOY_KIT.env_name:
         return toy.env(**kwargs)
     return cardenvs.make(name, **kwargs)
-
-
-def seat_counts(name: str) -> list[int]:
-    """Every seat count the game allows."""
-    cls = toy.ToyGame if name == TOY_KIT.env_name else cardenvs.game_class(name)
-    return list(range(cls.min_players, cls.max_players + 1))
-
-
-def copies(env: Any) -> list[Any]:
-    """A pickle round trip of ``env`` and a deep copy of it."""
-    return [pickle.loads(pickle.dumps(env)), copy.deepcopy(env)]
-
-
-def assert_same(a: Any, b: Any, path: str = "") -> None:
-    """``a`` and ``b`` are equal, arrays by dtype, shape and value, containers entry by entry."""
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        assert isinstance(a, np.ndarray) and isinstance(b, np.ndarray), path
-        assert a.dtype == b.dtype and a.shape == b.shape, path
-        assert np.array_equal(a, b), path
-    elif isinstance(a, dict):
-        assert isinstance(b, dict) and a.keys() == b.keys(), path
-        for key in a:
-            assert_same(a[key], b[key], f"{path}[{key!r}]")
-    elif isinstance(a, (list, tuple)):
-        assert type(a) is type(b) and len(a) == len(b), path
-        for i, (x, y) in enumerate(zip(a, b)):
-            assert_same(x, y, f"{path}[{i}]")
-    else:
-        assert type(a) is type(b) and a == b, f"{path}: {a!r} != {b!r}"
-
-
-def aec_snapshot(env: Any, every_seat: bool = False) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-    """Everything an AEC environment shows, as plain data (the agents, the bookkeeping,
-    the position, the agent to move and the rest of its ``last()``) and arrays (its
-    observation and mask; with ``every_seat``, every agent's ``observe`` too)."""
-    plain: dict[str, Any] = {
-        "agents": list(env.agents), "rewards": dict(env.rewards), "terminations": dict(env.terminations),
-        "truncations": dict(env.truncations), "infos": dict(env.infos),
-        "cumulative": dict(env.unwrapped._cumulative_rewards), "state": env.unwrapped.state_json(),
-    }
-    arrays: dict[str, np.ndarray] = {}
-    if env.agents:
-        obs, *rest = env.last()
-        plain["agent"], plain["last"] = env.agent_selection, rest
-        arrays.update({f"last {key}": value for key, value in obs.items()})
-        if every_seat:
-            for agent in env.agents:
-                arrays.update({f"{agent} {key}": value for key, value in env.observe(agent).items()})
-    return plain, arrays
-
-
-def assert_envs_agree(
-    envs: list[Any], every_seat: bool = False
-) -> list[tuple[dict[str, Any], dict[str, np.ndarray]]]:
-    """Every environment shows what the first one shows; return what each shows."""
-    shown = [aec_snapshot(env, every_seat) for env in envs]
-    plain, arrays = shown[0]
-    for other_plain, other_arrays in shown[1:]:
-        assert other_plain == plain  # plain data (no arrays): == compares it all
-        assert_same(arrays, other_arrays)
-    return shown
-
-
-def aec_step(
-    envs: list[Any], shown: list[tuple[dict[str, Any], dict[str, np.ndarray]]], rng: np.random.Generator,
-    step: int,
-) -> None:
-    """One step of every environment (``shown``: what each shows now) with the same
-    action: drawn from ``rng`` by the mask on even steps, by each environment's own
-    action space on odd ones."""
-    plain, arrays = shown[0]
-    _, term, trunc, _ = plain["last"]
-    if term or trunc:
-        actions: list[Any] = [None] * len(envs)
-    elif step % 2:
-        agent = plain["agent"]
-        actions = [e.action_space(agent).sample(a["last action_mask"]) for e, (_, a) in zip(envs, shown)]
-        assert all(a == actions[0] for a in actions), f"the copies' action spaces drew {actions}"
-    else:
-        actions = [int(rng.choice(np.flatnonzero(arrays["last action_mask"])))] * len(envs)
-    for env, action in zip(envs, actions):
-        env.step(action)
-
-
-def play_in_lockstep(envs: list[Any], rng: np.random.Generator, checkpoints: tuple[int, ...]) -> int:
-    """Step the environments to the end of the game, comparing them at every step (every
-    seat's observation where copies are taken), and add copies of the first at each step
-    of ``checkpoints``; return the steps."""
-    step = 0
-    while envs[0].agents:
-        copying = step in checkpoints
-        if copying:
-            envs += copies(envs[0])
-        aec_step(envs, assert_envs_agree(envs, every_seat=copying or step == 0), rng, step)
-        step += 1
-    assert_envs_agree(envs)
-    assert all(not env.agents for env in envs)
-    return step
-
-
-def cases() -> Iterator[tuple[str, int]]:
-    """Every game (and the toy) at every seat count."""
-    for name in NAMES:
-        for players in seat_counts(name):
-            yield name, players
-
-
-@pytest.mark.parametrize(("name", "players"), list(cases()))
-def test_copies_play_on_identically(name: str, players: int) -> None:
-    env = make_env(name, num_players=players, **SHORT.get(name, {}))
-    envs = [env, *copies(env)]  # copies of an environment never reset
-    for e in envs:
-        e.reset(seed=players)
-    rng = np.random.default_rng(players)
-    steps = play_in_lockstep(envs, rng, CHECKPOINTS)
-    reached = sum(k < steps for k in CHECKPOINTS)
-    assert reached >= 3 and len(envs) == 3 + 2 * reached
-    # copies of the finished game, then every one deals the same next game
-    envs += copies(env)
-    assert_envs_agree(envs)
-    for e in envs:
-        e.reset(seed=players + 100)
-    play_in_lockstep(envs, rng, ())
 
 
 @pytest.mark.parametrize("name", [n for n in NAMES if n != TOY_KIT.env_name])  # the toy: flat only

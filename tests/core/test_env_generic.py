@@ -7,18 +7,11 @@ from typing import Any
 import gymnasium
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
 
 from cardenvs.core.game import IllegalActionError, OptionError
 from cardenvs.core.wrappers import SingleAgentEnv, terminate_illegal
 
 from .toy import ToyGame, env, raw_env
-
-
-@pytest.mark.parametrize("n", [2, 3])
-def test_pettingzoo_api_and_seed(n: int) -> None:
-    api_test(env(num_players=n), num_cycles=200)
-    seed_test(lambda: env(num_players=n), num_cycles=200)
 
 
 def test_illegal_action_raises_and_changes_nothing() -> None:

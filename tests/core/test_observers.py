@@ -18,7 +18,7 @@ import cardenvs
 from agents.feature_policy import FeaturePolicy, is_feature_file
 from agents.trained import TrainedAgent
 from cardenvs.core.game import OptionError
-from cardenvs.core.observers import OBSERVATIONS, Observer, layout_table
+from cardenvs.core.observers import OBSERVATIONS, Observer
 from cardenvs.core.wrappers import SingleAgentEnv
 
 ENVS = list(cardenvs.ENVS)
@@ -28,37 +28,6 @@ GYM_IDS = {"line_v0": "cardenvs/Line-v0", "lineit_v0": "cardenvs/LineIt-v0",
 
 def _module(env: str) -> Any:
     return importlib.import_module(f"cardenvs.{cardenvs.game_class(env).name}.features")
-
-
-def _table(doc: str, header: str) -> list[list[str]]:
-    lines = doc.splitlines()
-    i = lines.index(header)
-    rows = []
-    for line in lines[i + 2:]:
-        if not line.startswith("|"):
-            break
-        rows.append([c.strip() for c in line.strip("|").split("|")])
-    return rows
-
-
-@pytest.mark.parametrize("env", ENVS)
-def test_spec_tables_match_the_encoders(env: str) -> None:
-    """The env module's docstring prints both layouts: names, offsets, sizes, ranges, words."""
-    doc = cardenvs.env_module(env).__doc__ or ""
-    f = _module(env)
-    g = cardenvs.game_class(env)()
-    for layout, header in ((f.PLANES, "channel"), (f.ACTION_FEATURES, "column")):
-        rows = _table(doc, f"| {header} | start | size | range | description |")
-        want = _table(layout_table(layout, header), f"| {header} | start | size | range | description |")
-        assert rows == want
-        for field in layout.fields:  # one range per field
-            assert np.all(layout.low[field.start:field.stop] == layout.low[field.start])
-            assert np.all(layout.high[field.start:field.stop] == layout.high[field.start])
-    assert f"Box(0, 1, {(f.PLANES.size, *f.PLANE_SHAPE)}, float32)" in doc
-    assert f"Box({(g.num_actions, f.ACTION_FEATURES.size)}, float32)" in doc
-    options = {r[0]: r for r in _table(doc, "| option | default | allowed | meaning |")}
-    assert options["observation"][1] == '"flat"'
-    assert options["observation"][2] == ", ".join(f'"{o}"' for o in OBSERVATIONS)
 
 
 @pytest.mark.parametrize("env", ENVS)

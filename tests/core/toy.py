@@ -4,6 +4,27 @@ rules face of the toy's kit, ``tests/core/toy_kit.py``).
 Race to 10: players in turn add 1, 2 or 3 to a shared total; whoever reaches 10 or more
 wins (+1), the others lose (-1).  Each player also holds a secret number (0..9), dealt
 at random and never shown to others, so views differ between players.
+
+Its spec, in the tables every game's module gives (``cardenvs.testing.check_spec``):
+
+| option | default | allowed | meaning |
+|---|---|---|---|
+| num_players | 2 | 2..3 | seats |
+| target | 10 | 10, 12 | total that wins |
+
+| field | start | size | description |
+|---|---|---|---|
+| num_players | 0 | 1 | n |
+| player | 1 | 1 | my seat |
+| total | 2 | 1 | running total |
+| current | 3 | 1 | seat to move |
+| secret | 4 | 1 | my secret |
+
+| actions | ids | meaning |
+|---|---|---|
+| add | 0..2 | `add k`: id = k - 1 |
+
+Positions: ``{"game": "toy", "total": t, "current": seat, "secrets": [one 0..9 a seat]}``.
 """
 
 from __future__ import annotations
@@ -14,7 +35,15 @@ from typing import Any
 import numpy as np
 
 from cardenvs.core.env import CardGameEnv, wrapped_env_fn
-from cardenvs.core.game import Game, InvalidStateError, NotationError, Option, layout
+from cardenvs.core.game import (
+    Game,
+    InvalidStateError,
+    NotationError,
+    Option,
+    json_object,
+    layout,
+    observation_vector,
+)
 
 
 class ToyState:
@@ -102,13 +131,14 @@ class ToyGame(Game[ToyState, ToyView]):
 
     @classmethod
     def decode(cls, observation: np.ndarray) -> ToyView:
-        n, p, t, c, s = (int(x) for x in observation)
+        n, p, t, c, s = (int(x) for x in observation_vector(observation))
         return ToyView(n, p, t, c, s)
 
     def sample_state(self, view: ToyView, rng: np.random.Generator) -> ToyState:
         secrets = [int(x) for x in rng.integers(0, 10, self.num_players)]
         secrets[view.seat] = view.secret
-        return ToyState(view.total, max(view.current, 0), secrets)
+        # over (current -1): the View does not say who won; any seat is consistent with it
+        return self._judged(ToyState(view.total, max(view.current, 0), secrets))
 
     def action_to_str(self, action: int) -> str:
         return f"add {action + 1}"
@@ -123,11 +153,27 @@ class ToyGame(Game[ToyState, ToyView]):
         return {"game": "toy", "total": state.total, "current": state.current, "secrets": list(state.secrets)}
 
     def from_json(self, obj: dict[str, Any]) -> ToyState:
+        obj = json_object(obj)
         if obj.get("game") != "toy":
             raise InvalidStateError("not a toy state")
-        s = ToyState(obj["total"], obj["current"], list(obj["secrets"]))
+        if set(obj) != {"game", "total", "current", "secrets"}:
+            raise InvalidStateError("a toy state has exactly the keys game, total, current, secrets")
+        total, current, secrets = obj["total"], obj["current"], obj["secrets"]
+        n = self.num_players
+        if type(total) is not int or not 0 <= total < self.options["target"] + 3:
+            raise InvalidStateError(f"total must be an int 0..{self.options['target'] + 2}, got {total!r}")
+        if type(current) is not int or not 0 <= current < n:
+            raise InvalidStateError(f"current must be a seat 0..{n - 1}, got {current!r}")
+        if not isinstance(secrets, list) or len(secrets) != n or \
+                any(type(x) is not int or not 0 <= x <= 9 for x in secrets):
+            raise InvalidStateError(f"secrets must be a list of {n} ints 0..9, got {secrets!r}")
+        return self._judged(ToyState(total, current, list(secrets)))
+
+    def _judged(self, s: ToyState) -> ToyState:
+        """``s`` with its winner set when the total has reached the target: the last mover,
+        whom ``current`` still names (a winning move does not pass the turn)."""
         if s.total >= self.options["target"]:
-            s.winner = (s.current - 1) % self.num_players
+            s.winner = s.current
         return s
 
     def render(self, state: ToyState, viewer: int | None = None) -> str:

@@ -1,7 +1,9 @@
 """Golden playthroughs: seeded games recorded move by move, compared by a test.
 
 Each game of the table below is played through the PettingZoo AEC environment by a
-fixed mix of ladder agents.  The record holds, for every move: the seat, the action id
+fixed mix of ladder agents, recorded by the contract kit's recorder
+(:func:`cardenvs.testing.record_trace`, written out by
+:func:`cardenvs.testing.trace_lines`).  The record holds, for every move: the seat, the action id
 and its notation, a digest of every seat's observation and of the mover's action mask;
 the position as JSON every few moves; and the rewards and infos at the end.  A change
 to the rules, the observation, the notation, the JSON or an agent's choices shows up as
@@ -16,13 +18,10 @@ Any intended change regenerates the files in a commit of its own that says why.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import sys
 from pathlib import Path
 from typing import Any
-
-import numpy as np
 
 HERE = Path(__file__).resolve().parent
 
@@ -42,45 +41,21 @@ GAMES: tuple[tuple[str, str, tuple[str, ...], int, dict[str, Any], int], ...] = 
 )
 
 
-def _digest(a: np.ndarray) -> str:
-    return hashlib.sha1(np.ascontiguousarray(a).tobytes()).hexdigest()[:12]
-
-
-def _json(obj: Any) -> str:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), default=str)
-
-
 def record(stem: str) -> str:
-    """Play the golden game ``stem`` and return its record as text."""
+    """Play the golden game ``stem`` and return its record as text: the kit's trace
+    (:func:`cardenvs.testing.record_trace`, ladder agents choosing the moves) as lines."""
     import agents
-    import cardenvs
+    from cardenvs.testing import record_trace, trace_lines
 
     spec = {g[0]: g for g in GAMES}[stem]
     _, env_name, levels, seed, options, every = spec
-    env = cardenvs.make(env_name, num_players=len(levels), **options)
     seats = [agents.make_agent(env_name, lvl, seed=seed * 10 + i) for i, lvl in enumerate(levels)]
-    env.reset(seed=seed)
-    base = env.unwrapped
-    out = [f"# golden playthrough {stem}: {env_name}, seats {', '.join(levels)}, seed {seed}, "
-           f"options {_json(options)}",
-           "# move: step seat action notation | digests of each seat's observation | mover's mask"]
-    step = 0
-    for agent_id in env.agent_iter():
-        obs, reward, term, trunc, info = env.last()
-        if term or trunc:
-            out.append(f"end {agent_id} reward {reward:+.3f} term {term} trunc {trunc} info {_json(info)}")
-            env.step(None)
-            continue
-        seat = base.possible_agents.index(agent_id)
-        if step % every == 0:
-            out.append(f"state {_json(env.state_json())}")
-        action = seats[seat].act(obs)
-        obs_digests = " ".join(_digest(env.observe(a)["observation"]) for a in base.possible_agents)
-        out.append(f"{step} p{seat} {action} {base.action_to_str(action)} | {obs_digests} | "
-                   f"{_digest(obs['action_mask'])}")
-        env.step(action)
-        step += 1
-    out.append(f"final {_json(env.state_json())}")
+    trace = record_trace(env_name, len(levels), seed, policy=lambda seat, obs: seats[seat].act(obs),
+                         options=options, every=every)
+    opts = json.dumps(options, sort_keys=True, separators=(",", ":"))
+    out = [f"# golden playthrough {stem}: {env_name}, seats {', '.join(levels)}, seed {seed}, options {opts}",
+           "# move: step seat action notation | digests of each seat's observation | mover's mask",
+           *trace_lines(trace)]
     return "\n".join(out) + "\n"
 
 

@@ -1,13 +1,12 @@
-"""The PettingZoo face of Line: API and seed tests, docstring tables, JSON reset."""
+"""The PettingZoo face of Line: what is particular to it (JSON reset, rendering, the View).
+
+PettingZoo's API and seed tests, the docstring tables, copying and the other checks every
+game keeps run in ``tests/core/test_contract.py`` (``cardenvs.testing``)."""
 
 from __future__ import annotations
 
-import functools
-import re
-
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
 
 from cardenvs import line_v0
 from cardenvs.line import LineGame
@@ -15,44 +14,11 @@ from cardenvs.line import LineGame
 from .positions import position
 
 
-@pytest.mark.parametrize("n", [2, 3, 4])
-def test_api(n: int) -> None:
-    api_test(line_v0.env(num_players=n), num_cycles=300)
-
-
-@pytest.mark.parametrize("n", [2, 3, 4])
-def test_seed(n: int) -> None:
-    seed_test(functools.partial(line_v0.env, num_players=n), num_cycles=300)
-
-
-def test_docstring_observation_table_matches_fields() -> None:
+def test_docstring_names_the_spaces() -> None:
+    """The spec's tables are the contract kit's (cardenvs.testing.check_spec); the
+    property table names the spaces."""
     doc = line_v0.__doc__ or ""
-    lines = doc.splitlines()
-    i = lines.index("| field | start | size | description |")
-    rows = []
-    for line in lines[i + 2:]:
-        if not line.startswith("|"):
-            break
-        rows.append([c.strip() for c in line.strip("|").split("|")])
-    assert [(r[0], int(r[1]), int(r[2]), r[3]) for r in rows] == [
-        (f.name, f.start, f.size, f.description) for f in LineGame.OBS_FIELDS
-    ]
     assert f"Box({LineGame.observation_size()},)" in doc
-
-
-def test_docstring_action_table_covers_all_ids() -> None:
-    doc = line_v0.__doc__ or ""
-    lines = doc.splitlines()
-    i = lines.index("| actions | ids | meaning |")
-    nxt = 0
-    for line in lines[i + 2:]:
-        if not line.startswith("|"):
-            break
-        ids = line.strip("|").split("|")[1].strip()
-        a, b = map(int, re.fullmatch(r"(\d+)\.\.(\d+)", ids).groups())  # type: ignore[union-attr]
-        assert a == nxt and b >= a
-        nxt = b + 1
-    assert nxt == LineGame.num_actions
     assert f"Discrete({LineGame.num_actions})" in doc
 
 

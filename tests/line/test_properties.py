@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import numpy as np
@@ -135,7 +134,9 @@ def test_json_round_trip_then_identical_continuation(seed: int, n: int, cut: int
     assert g.is_terminal(s2) and g.returns(s2) == g.returns(s)
 
 
-@SETTINGS
+# the View leak check of the contract kit (cardenvs.testing.check_view_leak) runs the
+# generic part at every seat count: here, over joker values and seeds, with the invariants
+@settings(max_examples=15, deadline=None)
 @given(seed=seeds, n=players, jp=points)
 def test_views_encode_decode_and_sample(seed: int, n: int, jp: int) -> None:
     g = LineGame(n, joker_points=jp)
@@ -162,20 +163,3 @@ def test_views_encode_decode_and_sample(seed: int, n: int, jp: int) -> None:
 
     play(g, seed, hook)
 
-
-@settings(max_examples=10, deadline=None)
-@given(seed=seeds, n=players)
-def test_global_random_state_changes_nothing(seed: int, n: int) -> None:
-    g = LineGame(n)
-    random.seed(1)
-    np.random.seed(1)
-    a = play(g, seed)
-    random.seed(2)
-    np.random.seed(2)
-
-    def disturb(s: LineState, step: int) -> None:
-        random.random()
-        np.random.random()
-
-    b = play(g, seed, disturb)
-    assert a == b

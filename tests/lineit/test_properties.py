@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections import Counter, deque
 
 import numpy as np
@@ -89,7 +88,9 @@ def test_cards_conserved_and_mask_equals_what_apply_accepts(seed: int, n: int) -
         assert np.flatnonzero(g.legal_mask(s)).tolist() == legal
 
 
-@settings(max_examples=12, deadline=None)
+# the View leak check of the contract kit (cardenvs.testing.check_view_leak) runs the
+# generic part at every seat count: here, over more seeds, with the deck as a multiset
+@settings(max_examples=5, deadline=None)
 @given(SEEDS, PLAYERS)
 def test_observation_views_and_sampling(seed: int, n: int) -> None:
     g = LineItGame(n)
@@ -134,24 +135,6 @@ def test_json_round_trip_mid_game_continues_identically(seed: int, n: int, cut: 
         g.apply(t, b)
         assert g.to_json(s) == g.to_json(t)
     assert g.returns(s) == g.returns(t)
-
-
-@settings(max_examples=5, deadline=None)
-@given(SEEDS, PLAYERS)
-def test_global_random_state_changes_nothing(seed: int, n: int) -> None:
-    g = LineItGame(n)
-
-    def run(disturb: int) -> list:
-        random.seed(disturb)
-        np.random.seed(disturb)
-        out = []
-        for s, _ in _random_game(g, seed):
-            out.append(g.to_json(s))
-            random.random()
-            np.random.random()
-        return out
-
-    assert run(1) == run(2)
 
 
 def test_scores_and_returns_at_the_end() -> None:

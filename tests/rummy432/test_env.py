@@ -1,18 +1,17 @@
-"""The PettingZoo face of Rummy 4x3x2's: API, seeding, docs tables, rendering."""
+"""The PettingZoo face of Rummy 4x3x2's: what is particular to it (other packs, docs, rendering).
+
+The checks every game keeps run in ``tests/core/test_contract.py`` (``cardenvs.testing``)."""
 
 from __future__ import annotations
 
-import functools
-import inspect
 import re
 from typing import Any
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
 
-from cardenvs import rummy432_v0
-from cardenvs.rummy432.rules import OBS_FIELDS, Rummy432Game
+from cardenvs import rummy432_v0, testing
+from cardenvs.rummy432.rules import Rummy432Game
 
 from .positions import position
 
@@ -24,15 +23,12 @@ CONFIGS = [
 
 
 @pytest.mark.parametrize("n,pack,hs", CONFIGS)
-def test_api(n: int, pack: str, hs: int) -> None:
-    env = rummy432_v0.env(num_players=n, pack=pack, hand_size=hs, max_turns_per_round=60)
-    api_test(env, num_cycles=300)
-
-
-@pytest.mark.parametrize("n,pack,hs", CONFIGS)
-def test_seed(n: int, pack: str, hs: int) -> None:
-    ctor = functools.partial(rummy432_v0.env, num_players=n, pack=pack, hand_size=hs, max_turns_per_round=60)
-    seed_test(ctor, num_cycles=200)
+def test_api_and_seed_under_other_packs(n: int, pack: str, hs: int) -> None:
+    """The kit's API and seed checks under the packs and hand sizes beside the default
+    (which tests/core/test_contract.py runs at every seat count)."""
+    options = {"pack": pack, "hand_size": hs, "max_turns_per_round": 60}
+    testing.check_api("rummy432_v0", n, quick=True, options=options)
+    testing.check_seed("rummy432_v0", n, quick=True, options=options)
 
 
 def _table(doc: str, header: str) -> list[list[str]]:
@@ -46,14 +42,6 @@ def _table(doc: str, header: str) -> list[list[str]]:
     return rows
 
 
-def test_observation_table_matches_encoder() -> None:
-    rows = _table(rummy432_v0.__doc__, "| field | start | size | description |")
-    assert [(r[0], int(r[1]), int(r[2]), r[3]) for r in rows] == [
-        (f.name, f.start, f.size, f.description) for f in OBS_FIELDS
-    ]
-    assert f"(float32, ({Rummy432Game.observation_size()},))" in rummy432_v0.__doc__.replace("Box", "")
-
-
 def test_action_table_covers_ids() -> None:
     rows = _table(rummy432_v0.__doc__, "| actions | ids | meaning |")
     nxt = 0
@@ -64,17 +52,7 @@ def test_action_table_covers_ids() -> None:
         assert all(g.action_to_str(i).split()[0] == name for i in range(a, b + 1))
         nxt = b + 1
     assert nxt == g.num_actions == 106
-
-
-def test_options_table_defaults() -> None:
-    rows = _table(rummy432_v0.__doc__, "| option | default | allowed | meaning |")
-    defaults = {r[0]: r[1] for r in rows}
-    g = Rummy432Game()
-    assert defaults.pop("num_players") == str(g.default_players)
-    # rows that are not game options are the environment's own construction options
-    env_rows = {k for k in defaults if k not in g.options}
-    assert env_rows <= set(inspect.signature(rummy432_v0.raw_env.__init__).parameters)
-    assert {k: defaults[k] for k in g.options} == {k: repr(v).replace("'", '"') for k, v in g.options.items()}
+    assert f"(float32, ({Rummy432Game.observation_size()},))" in rummy432_v0.__doc__.replace("Box", "")
 
 
 def test_observation_and_mask_through_env() -> None:
