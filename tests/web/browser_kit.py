@@ -46,6 +46,12 @@ def missing() -> str | None:
     return None
 
 
+#: the per-address limits of a browser test's server (all its browsers are one address);
+#: a module's ``SERVER_ARGS`` come after, so they may set them again
+ROOMY_ARGS = ("--http-rate", "10000", "--http-burst", "100000", "--http-conns-per-address", "10000",
+              "--waiting-rooms-per-address", "10000")
+
+
 @contextlib.contextmanager
 def server(data_dir: str | None = None, timeout: float = 40.0, args: tuple[str, ...] = (),
            port: int | None = None) -> Iterator[str]:
@@ -54,7 +60,7 @@ def server(data_dir: str | None = None, timeout: float = 40.0, args: tuple[str, 
     own_dir = data_dir is None
     data = tempfile.mkdtemp(prefix="ct-web-") if own_dir else data_dir
     assert data is not None
-    srv = ServerProcess(data, bot_delay=0.0, workers=0, timeout=timeout, args=args, port=port)
+    srv = ServerProcess(data, bot_delay=0.0, workers=0, timeout=timeout, args=(*ROOMY_ARGS, *args), port=port)
     try:
         yield srv.url
     finally:

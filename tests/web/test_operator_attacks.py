@@ -15,6 +15,7 @@ machine's).
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import resource
@@ -34,8 +35,10 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
+from cardtable.__main__ import parser, settings_of
 from cardtable.addresses import Penalties, address_key, client_host, parse_networks
 from cardtable.records import Replay
+from cardtable.settings import Settings
 
 from .harness import Client, LiveServer, create_room, is_end, live_server
 from .process import free_port
@@ -242,6 +245,7 @@ def test_a_few_addresses_cannot_fill_the_table_with_rooms(tmp_path: Path) -> Non
 
 
 def test_rooms_never_started_expire_soon(tmp_path: Path) -> None:
+    assert Settings().expire_waiting <= 30 * 60 and Settings().waiting_per_address <= 10  # not a day
     with live_server(tmp_path, expire_waiting=0.5, sweep_seconds=0.2) as srv:
         room = create_room(srv, "line_v0", 2)["room"]
         time.sleep(1.2)
@@ -340,3 +344,19 @@ def test_an_address_that_keeps_flooding_is_barred(tmp_path: Path) -> None:
         again = Client(srv, room)
         again.until(lambda m: m["type"] == "room")
         again.close()
+
+
+# ------------------------------------------------------------------ the settings
+def test_the_new_settings_have_flags_and_ranges() -> None:
+    ap = parser("cardtable", argparse.HelpFormatter)
+    given = ["--trusted-proxy", "10.0.0.1,::1", "--idle-timeout", "30s", "--spectators-per-room", "7",
+             "--http-rate", "2.5", "--flood-bar", "2m"]
+    s = settings_of(ap, ap.parse_args(given))
+    assert s.trusted_proxies == ("10.0.0.1", "::1") and s.idle_seconds == 30 and s.spectators_per_room == 7
+    assert s.http_rate == 2.5 and s.flood_bar == 120
+    for wrong in (["--trusted-proxy", "nope"], ["--http-burst", "0"], ["--spectators-per-room", "-1"]):
+        with pytest.raises(SystemExit):
+            settings_of(ap, ap.parse_args(wrong))
+    for field in ("idle_seconds", "http_rate", "header_seconds", "waiting_per_address"):
+        with pytest.raises(ValueError, match=field):
+            Settings(**{field: 0})
