@@ -9,6 +9,7 @@ function, since it is made when the application starts, after the routes.  See
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 import secrets
 from collections.abc import AsyncIterator, Callable
@@ -16,10 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 
 from . import catalog, pages
+from .addresses import address_key
 from .lifecycle import Refused
 from .persistence import StorageFailed
 from .protocol import MAX_MESSAGE, parse_json
@@ -32,6 +34,14 @@ from .store import DamagedRecord
 log = logging.getLogger("cardtable")
 
 STATIC = Path(__file__).resolve().parent / "static"
+#: replay frames kept built (least recently used go first): (room, game, step, seat) -> JSON
+FRAMES_KEPT = 2048
+
+
+def address_of(request: Request) -> str:
+    """The client's address key (:class:`~.guard.Edge` put it in the scope's state)."""
+    key = request.scope.get("state", {}).get("address")
+    return str(key) if key else address_key(request.client.host if request.client else None)
 
 
 def json_error(status: int, message: str) -> JSONResponse:
@@ -120,10 +130,13 @@ async def _body(request: Request) -> Any:
         raise HTTPException(415, f"the body must be JSON sent as Content-Type: application/json, "
                                  f"not {ctype[:60] or 'no type'}")
     body = b""
-    async for chunk in request.stream():  # at most MAX_MESSAGE + one chunk is ever held
-        body += chunk
-        if len(body) > MAX_MESSAGE:
-            raise HTTPException(413, f"the body is over {MAX_MESSAGE} bytes")
+    try:
+        async for chunk in request.stream():  # at most MAX_MESSAGE + one chunk is ever held
+            body += chunk
+            if len(body) > MAX_MESSAGE:
+                raise HTTPException(413, f"the body is over {MAX_MESSAGE} bytes")
+    except ClientDisconnect:  # gone, or its body took too long (guard.py): nobody to answer
+        raise HTTPException(400, "the body did not arrive") from None
     try:
         return parse_json(body or b"{}")
     except ValueError as err:
@@ -138,12 +151,19 @@ def _index(raw: str, known: str) -> int:
     return int(raw)
 
 
+def _frame_json(rep: Replay, step: int, seat: int | None) -> bytes:
+    """One replay frame as JSON (in a thread: building it replays up to 32 moves)."""
+    return bytes(JSONResponse(rep.frame(step, seat)).body)
+
+
 class Api:
     """The JSON endpoints (``/api/...``)."""
 
     def __init__(self, server: Callable[[], Server], config: Settings) -> None:
         self.srv = server
         self.config = config
+        #: replay frames built, as JSON (least recently used first)
+        self.frames: collections.OrderedDict[tuple[str, ...], bytes] = collections.OrderedDict()
 
     async def games(self, request: Request) -> Response:
         """``GET /api/games``: the games and their options."""
@@ -166,8 +186,7 @@ class Api:
         except HTTPException as err:
             return json_error(err.status_code, str(err.detail))
         try:
-            address = request.client.host if request.client else "?"
-            return JSONResponse(self.srv().create_room(obj, address), status_code=201)
+            return JSONResponse(self.srv().create_room(obj, address_of(request)), status_code=201)
         except ValueError as err:
             return json_error(400, str(err))
         except Refused as err:
@@ -240,7 +259,15 @@ class Api:
         return JSONResponse((await self.replay_of(request)).summary())
 
     async def replay_frame(self, request: Request) -> Response:
-        """``GET /api/rooms/{id}/games/{index}/replay/{step}[?seat=S]``: one position."""
+        """``GET /api/rooms/{id}/games/{index}/replay/{step}[?seat=S]``: one position (built
+        in a thread, then kept while among the :data:`FRAMES_KEPT` latest used: a finished
+        game's frames never change)."""
+        p = request.path_params
+        key = (str(p["room_id"]), str(p["index"]), str(p["step"]), str(request.url.query))
+        found = self.frames.get(key)
+        if found is not None:
+            self.frames.move_to_end(key)
+            return Response(found, media_type="application/json")
         rep = await self.replay_of(request)
         raw = request.path_params["step"]
         if not raw.isdecimal() or len(raw) > 9 or int(raw) > rep.steps:
@@ -254,7 +281,11 @@ class Api:
         unknown = sorted(set(request.query_params) - {"seat"})
         if unknown:
             return json_error(400, f"unknown parameter(s) {', '.join(unknown)[:100]}; the only one is seat")
-        return JSONResponse(rep.frame(int(raw), int(seat_raw) if seat_raw else None))
+        body = await asyncio.to_thread(_frame_json, rep, int(raw), int(seat_raw) if seat_raw else None)
+        self.frames[key] = body
+        while len(self.frames) > FRAMES_KEPT:
+            self.frames.popitem(last=False)
+        return Response(body, media_type="application/json")
 
     def _operator(self, request: Request) -> Response | None:
         """The refusal of an export request without the operator's token (``None``: it has it)."""
