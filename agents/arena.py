@@ -13,6 +13,7 @@ from cardenvs.core.game import Game
 from cardenvs.core.loop import Hook, PlayerLike, Turn, as_player, play
 
 from .base import describe
+from .types import S, V
 
 
 @dataclass
@@ -58,7 +59,7 @@ def play_game(
 
 
 def play_between(
-    game: Game[Any, Any],
+    game: Game[S, V],
     agents: Sequence[PlayerLike],
     seed: int | None = None,
     render_mode: str | None = None,

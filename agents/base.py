@@ -22,11 +22,13 @@ import numpy as np
 import cardenvs
 from cardenvs.core.game import Game
 
+from .types import S, SomeGame, V, View
+
 Observation = Mapping[str, np.ndarray]
 
 
 @lru_cache(maxsize=64)
-def table(env_name: str, num_players: int, options: tuple[tuple[str, Any], ...]) -> Game[Any, Any]:
+def table(env_name: str, num_players: int, options: tuple[tuple[str, Any], ...]) -> SomeGame:
     """The (cached) rules object of a table: game, seat count and options."""
     return cardenvs.game_class(env_name)(num_players, **dict(options))
 
@@ -53,7 +55,7 @@ class Agent(ABC):
         self.rng = np.random.default_rng(seed)
 
     @abstractmethod
-    def choose(self, game: Game[Any, Any], view: Any, legal: list[int]) -> int:
+    def choose(self, game: Game[S, V], view: V, legal: list[int]) -> int:
         """The action id to play: one of ``legal``, decided from ``view`` alone."""
 
     @property
@@ -62,7 +64,7 @@ class Agent(ABC):
         :meth:`observe` rebuilds it); most agents decide from the current View alone."""
         return False
 
-    def observe(self, game: Game[Any, Any], view: Any) -> None:
+    def observe(self, game: Game[S, V], view: V) -> None:
         """Take in a View of the agent's seat at one of its past decisions, without deciding.
 
         This is how an agent that remembers (:attr:`remembers`) is given back its memory
@@ -81,7 +83,7 @@ class Agent(ABC):
         game, view, legal = self.read(observation)
         return self.choose(game, view, legal)
 
-    def read(self, observation: Observation) -> tuple[Game[Any, Any], Any, list[int]]:
+    def read(self, observation: Observation) -> tuple[SomeGame, View, list[int]]:
         """``(game, view, legal)`` of an observation dict (``ValueError`` if no move)."""
         legal = legal_ids(observation).tolist()
         if not legal:
@@ -105,7 +107,7 @@ class RandomAgent(Agent):
 
     name = "random"
 
-    def choose(self, game: Game[Any, Any], view: Any, legal: list[int]) -> int:
+    def choose(self, game: Game[S, V], view: V, legal: list[int]) -> int:
         """A legal action drawn uniformly with the agent's generator."""
         return int(legal[self.rng.integers(len(legal))])
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 import numpy as np
 
@@ -16,6 +15,7 @@ from .heuristic import HeuristicAgent
 from .knowledge import knowledge
 from .ladder import make_agent
 from .search import SearchAgent
+from .types import S, V
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,7 @@ class Coach:
         """Whether the advice depends on the seat's memory (its engine's)."""
         return self._engine.remembers
 
-    def observe(self, game: Game[Any, Any], view: Any) -> None:
+    def observe(self, game: Game[S, V], view: V) -> None:
         """Take in the seat's View at one of its past decisions (rebuilds the engine's memory)."""
         self._engine.observe(game, view)
 
@@ -100,7 +100,7 @@ class Coach:
         """Legal moves ranked best first, from the observation dict ``env.last()`` gives."""
         return self.advise_view(*self._engine.read(observation), top=top)
 
-    def advise_view(self, game: Game[Any, Any], view: Any, legal: list[int],
+    def advise_view(self, game: Game[S, V], view: V, legal: list[int],
                     top: int | None = None, group: bool = False) -> list[Advice]:
         """Legal moves ranked best first, each with a value and a reason in words.
 
@@ -130,7 +130,7 @@ class Coach:
         """A line on a move actually played (from the observation dict before it)."""
         return self.comment_view(*self._engine.read(observation), action=action)
 
-    def comment_view(self, game: Game[Any, Any], view: Any, legal: list[int], action: int) -> str:
+    def comment_view(self, game: Game[S, V], view: V, legal: list[int], action: int) -> str:
         """A line on a move actually played: the coach's pick and, if different, why."""
         ranked = self.advise_view(game, view, legal)
         best = ranked[0]

@@ -94,6 +94,7 @@ from .ladder import levels as ladder_levels
 from .ladder import playable_levels
 from .ray_backend import RayUnavailableError, add_backend_arguments, backend_of, check_backend
 from .tournament import Match, points, run_matches
+from .types import S, V
 
 
 def ladder_scale(env_name: str, players: int) -> Reference | None:
@@ -117,7 +118,7 @@ def _bounds_equal(space: Any, low: np.ndarray, high: np.ndarray) -> bool:
     return bool(np.array_equal(space.low, low) and np.array_equal(space.high, high))
 
 
-def inferred_scale(space: Any, game: Game[Any, Any]) -> np.ndarray | None:
+def inferred_scale(space: Any, game: Game[S, V]) -> np.ndarray | None:
     """The per-feature factors of a flat model trained on scaled observations, read from its
     observation space, or ``None`` for raw observations.
 
@@ -162,7 +163,7 @@ class ModelTable:
     observer: Observer
     scale: np.ndarray | None
 
-    def encode(self, view: Any, legal: Sequence[int]) -> np.ndarray:
+    def encode(self, view: V, legal: Sequence[int]) -> np.ndarray:
         """The model's observation of a decision: the View in its design, scaled."""
         obs = self.observer.encode(view, legal)
         return obs if self.scale is None else obs * self.scale
@@ -214,7 +215,7 @@ class SB3Policy:
         """The shape of the model's observations."""
         return tuple(self.policy.observation_space.shape or ())
 
-    def design(self, game: Game[Any, Any]) -> str:
+    def design(self, game: Game[S, V]) -> str:
         """The observation design the model reads at ``game``'s table (``ValueError``, naming
         the designs and their shapes, when none fits)."""
         space = self.policy.observation_space
@@ -237,7 +238,7 @@ class SB3Policy:
                              "another game or table?")
         return fits[0]
 
-    def bind(self, game: Game[Any, Any]) -> ModelTable:
+    def bind(self, game: Game[S, V]) -> ModelTable:
         """How the model reads ``game``'s table (made once per table, then kept)."""
         key = (type(game), game.num_players, repr(sorted(game.options.items())))
         table = self._tables.get(key)
@@ -285,7 +286,7 @@ class SB3Policy:
             raise ValueError(f"{self.name} picked action {move}, which is not legal")
         return move
 
-    def choose(self, game: Game[Any, Any], view: Any, legal: list[int]) -> int:
+    def choose(self, game: Game[S, V], view: V, legal: list[int]) -> int:
         """The model's move at a decision, from its observation of the player's View."""
         mask = np.zeros(game.num_actions, bool)
         mask[legal] = True

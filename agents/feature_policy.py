@@ -28,6 +28,7 @@ from cardenvs.core.game import Game
 from cardenvs.core.observers import OBSERVATIONS, features_module
 
 from .scorer import dense, save_arrays
+from .types import S, V
 
 #: the ``kind`` entry of a feature-policy file
 KIND = "features"
@@ -38,7 +39,7 @@ def _act(x: np.ndarray, name: str) -> np.ndarray:
     return np.maximum(x, 0.0) if name == "relu" else np.tanh(x)
 
 
-def policy_input(game: Game[Any, Any], observation: str, view: Any, legal: list[int]) -> np.ndarray:
+def policy_input(game: Game[S, V], observation: str, view: V, legal: list[int]) -> np.ndarray:
     """What a policy of design ``observation`` reads: the legal actions' feature rows, or
     the (flattened) observation vector."""
     if observation == "action_features":
@@ -90,7 +91,7 @@ class FeaturePolicy:
                 x = _act(x, self.activation)
         return x
 
-    def legal_logits(self, game: Game[Any, Any], view: Any, legal: list[int]) -> np.ndarray:
+    def legal_logits(self, game: Game[S, V], view: V, legal: list[int]) -> np.ndarray:
         """The logit of each legal action (in ``legal``'s order) in ``view``."""
         x = policy_input(game, self.observation, view, legal)
         if self.observation == "action_features":

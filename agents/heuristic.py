@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from cardenvs.core.game import Game
 
 from .base import Agent
 from .knowledge import Knowledge, argmax_random
+from .types import S, V
 
 
 class HeuristicAgent(Agent):
@@ -25,10 +24,10 @@ class HeuristicAgent(Agent):
         self.level = level
         self.env_name = knowledge.env_name
 
-    def values(self, game: Game[Any, Any], view: Any, legal: list[int]) -> np.ndarray:
+    def values(self, game: Game[S, V], view: V, legal: list[int]) -> np.ndarray:
         """The heuristic score of each legal action (higher is better)."""
         return np.asarray(self.knowledge.scores(game, view, legal, self.level), float)
 
-    def choose(self, game: Game[Any, Any], view: Any, legal: list[int]) -> int:
+    def choose(self, game: Game[S, V], view: V, legal: list[int]) -> int:
         """The best-scoring legal action, ties broken by the agent's generator."""
         return legal[argmax_random(self.values(game, view, legal), self.rng)]

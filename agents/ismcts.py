@@ -42,6 +42,7 @@ from cardenvs.core.game import Game
 from .base import Agent
 from .knowledge import Knowledge
 from .knowledge import knowledge as game_knowledge
+from .types import S, V
 
 #: the default search budget: simulations per decision, rollout depth, UCT constant
 DEFAULT_BUDGET: dict[str, Any] = {"simulations": 64, "depth": 16, "uct_c": 2.0}
@@ -89,7 +90,7 @@ class ISMCTSAgent(Agent):
         self.knowledge = knowledge
         self._games: dict[tuple[int, tuple[tuple[str, Any], ...]], Any] = {}
 
-    def _adapter(self, game: Game[Any, Any]) -> Any:
+    def _adapter(self, game: Game[S, V]) -> Any:
         """The OpenSpiel game of the table (cached per seat count and options)."""
         key = (game.num_players, tuple(sorted(game.options.items())))
         found = self._games.get(key)
@@ -97,12 +98,12 @@ class ISMCTSAgent(Agent):
             found = self._games[key] = self._openspiel.from_game(game)
         return found
 
-    def _leaf_value(self, game: Game[Any, Any], state: Any) -> list[float]:
+    def _leaf_value(self, game: Game[S, V], state: S) -> list[float]:
         assert self.knowledge is not None
         know = self.knowledge
         return [float(know.evaluate(game, state, p)) for p in range(game.num_players)]
 
-    def choose(self, game: Game[Any, Any], view: Any, legal: list[int]) -> int:
+    def choose(self, game: Game[S, V], view: V, legal: list[int]) -> int:
         """The most visited root move of an IS-MCTS search from ``view``."""
         if len(legal) == 1:
             return int(legal[0])

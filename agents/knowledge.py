@@ -25,18 +25,20 @@ import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic
 
 import numpy as np
 
 import cardenvs
 from cardenvs.core.game import Game
 
+from .types import S, V
+
 #: the difficulty ladder every game has, weakest first (see :mod:`agents.ladder`)
 LEVELS: tuple[str, ...] = ("random", "greedy", "planner", "expert")
 
 
-class Memory:
+class Memory(Generic[V]):
     """What one seat remembers of its own successive Views; this one remembers nothing.
 
     A game whose agents remember subclasses it (see :meth:`Knowledge.new_memory`).  The
@@ -46,11 +48,11 @@ class Memory:
     rebuilt by feeding them again.
     """
 
-    def update(self, view: Any) -> None:
+    def update(self, view: V) -> None:
         """Take in the seat's View at one of its decisions."""
 
 
-class Rollouts:
+class Rollouts(Generic[S, V]):
     """How one search plays its sampled worlds on and values them.
 
     Made by :meth:`Knowledge.rollouts` for each searched decision (``root`` is the
@@ -60,24 +62,24 @@ class Rollouts:
     judges a rollout that gets past the searched round by that round alone).
     """
 
-    def __init__(self, knowledge: Knowledge, game: Game[Any, Any], root: Any) -> None:
+    def __init__(self, knowledge: Knowledge[S, V], game: Game[S, V], root: V) -> None:
         self.knowledge = knowledge
         self.game = game
         self.root = root
 
-    def action(self, state: Any, rng: np.random.Generator) -> int:
+    def action(self, state: S, rng: np.random.Generator) -> int:
         """The move of the player to move in a rollout."""
         return self.knowledge.rollout_action(self.game, state, rng)
 
-    def outcome(self, state: Any, player: int) -> float:
+    def outcome(self, state: S, player: int) -> float:
         """Value in [-1, 1] of a finished world for ``player``."""
         return self.knowledge.outcome(self.game, state, player)
 
-    def evaluate(self, state: Any, player: int) -> float:
+    def evaluate(self, state: S, player: int) -> float:
         """Value in [-1, 1] of a world whose rollout was cut short, for ``player``."""
         return self.knowledge.evaluate(self.game, state, player)
 
-    def play_out(self, state: Any, rng: np.random.Generator, depth: int, player: int) -> float:
+    def play_out(self, state: S, rng: np.random.Generator, depth: int, player: int) -> float:
         """Play ``state`` on for up to ``depth`` moves of :meth:`action` and value the end
         for ``player`` (:meth:`outcome` if the game ended, else :meth:`evaluate`).
 
@@ -94,7 +96,7 @@ class Rollouts:
         return self.evaluate(state, player)
 
 
-class Knowledge(ABC):
+class Knowledge(ABC, Generic[S, V]):
     """A game's strategic knowledge, shared by its heuristic levels, search and the coach.
 
     Subclasses say how to score and explain moves and how to value a sampled state; the
@@ -107,7 +109,7 @@ class Knowledge(ABC):
     remembers: bool = False
 
     @abstractmethod
-    def scores(self, game: Game[Any, Any], view: Any, legal: list[int], level: int) -> np.ndarray:
+    def scores(self, game: Game[S, V], view: V, legal: list[int], level: int) -> np.ndarray:
         """A score per legal action (higher is better) at heuristic depth ``level``.
 
         ``level`` 1 is the greedy heuristic, 2 the planning one (card counting, dead
@@ -116,7 +118,7 @@ class Knowledge(ABC):
         """
 
     @abstractmethod
-    def reason(self, game: Game[Any, Any], view: Any, action: int) -> str:
+    def reason(self, game: Game[S, V], view: V, action: int) -> str:
         """A short reason a player understands for playing ``action`` in ``view``.
 
         It names a card only where that card is in the position as the reason says (in
@@ -125,7 +127,7 @@ class Knowledge(ABC):
         :func:`seat_words` does (see :meth:`named_reason`).
         """
 
-    def named_reason(self, game: Game[Any, Any], view: Any, action: int,
+    def named_reason(self, game: Game[S, V], view: V, action: int,
                      names: Sequence[str] | None = None) -> str:
         """:meth:`reason`, naming the seats by ``names`` (the players' names, by seat) when
         given, else by the seat number people see (:func:`seat_words`).  By default the
@@ -133,14 +135,14 @@ class Knowledge(ABC):
         return self.reason(game, view, action)
 
     @abstractmethod
-    def evaluate(self, game: Game[Any, Any], state: Any, player: int) -> float:
+    def evaluate(self, game: Game[S, V], state: S, player: int) -> float:
         """Value in [-1, 1] of a (sampled) full state for ``player``, to end rollouts early."""
 
-    def new_memory(self, game: Game[Any, Any], seat: int) -> Memory:
+    def new_memory(self, game: Game[S, V], seat: int) -> Memory[V]:
         """A fresh memory for ``seat`` at the table ``game``; by default one that remembers nothing."""
         return Memory()
 
-    def outcome(self, game: Game[Any, Any], state: Any, player: int) -> float:
+    def outcome(self, game: Game[S, V], state: S, player: int) -> float:
         """Value of a finished (sampled) game for ``player``; by default its reward.
 
         A game may return a finer margin (still in [-1, 1]) so that search can tell
@@ -148,7 +150,7 @@ class Knowledge(ABC):
         """
         return float(game.returns(state)[player])
 
-    def action_facts(self, game: Game[Any, Any], view: Any, legal: list[int]) -> np.ndarray:
+    def action_facts(self, game: Game[S, V], view: V, legal: list[int]) -> np.ndarray:
         """``[len(legal), k]`` facts about each legal action for learned scorers (:mod:`agents.scorer`).
 
         Computed from ``view`` alone; by default none (``k == 0``).  A game adds what its
@@ -156,8 +158,8 @@ class Knowledge(ABC):
         """
         return np.zeros((len(legal), 0), np.float32)
 
-    def sample_state(self, game: Game[Any, Any], view: Any, rng: np.random.Generator,
-                     memory: Memory | None = None) -> Any:
+    def sample_state(self, game: Game[S, V], view: V, rng: np.random.Generator,
+                     memory: Memory[V] | None = None) -> S:
         """A full state consistent with ``view`` for search; by default ``game.sample_state``.
 
         A game may re-weight the hidden cards towards what players really hold, reading
@@ -166,7 +168,7 @@ class Knowledge(ABC):
         """
         return game.sample_state(view, rng)
 
-    def search_here(self, game: Game[Any, Any], view: Any, legal: list[int], prior: np.ndarray) -> bool:
+    def search_here(self, game: Game[S, V], view: V, legal: list[int], prior: np.ndarray) -> bool:
         """Whether the search agent searches this decision; by default always.
 
         A game may answer ``False`` for decisions the planning heuristic settles well
@@ -174,11 +176,11 @@ class Knowledge(ABC):
         """
         return True
 
-    def rollouts(self, game: Game[Any, Any], root: Any) -> Rollouts:
+    def rollouts(self, game: Game[S, V], root: V) -> Rollouts[S, V]:
         """How a search from the View ``root`` plays out and values its worlds."""
         return Rollouts(self, game, root)
 
-    def rollout_action(self, game: Game[Any, Any], state: Any, rng: np.random.Generator) -> int:
+    def rollout_action(self, game: Game[S, V], state: S, rng: np.random.Generator) -> int:
         """The move of the player to move inside a search rollout (greedy on their view)."""
         p = game.current_player(state)
         legal = game.legal_actions(state)
@@ -188,18 +190,18 @@ class Knowledge(ABC):
         return legal[argmax_random(sc, rng)]
 
 
-class SeatMemories:
+class SeatMemories(Generic[S, V]):
     """The memories an agent keeps: one per seat and table it has played.
 
     :meth:`update` gives the memory of the View's seat (a fresh one for a new seat or a
     new table), updated with that View.
     """
 
-    def __init__(self, knowledge: Knowledge) -> None:
+    def __init__(self, knowledge: Knowledge[S, V]) -> None:
         self.knowledge = knowledge
-        self._by_seat: dict[int, tuple[Game[Any, Any], Memory]] = {}
+        self._by_seat: dict[int, tuple[Game[S, V], Memory[V]]] = {}
 
-    def update(self, game: Game[Any, Any], view: Any) -> Memory:
+    def update(self, game: Game[S, V], view: V) -> Memory[V]:
         """The memory of ``view``'s seat at ``game``, after taking in ``view``."""
         seat = int(view.seat)
         held = self._by_seat.get(seat)
@@ -209,7 +211,7 @@ class SeatMemories:
         memory.update(view)
         return memory
 
-    def of(self, seat: int) -> Memory | None:
+    def of(self, seat: int) -> Memory[V] | None:
         """The memory of ``seat`` (``None`` before its first View)."""
         held = self._by_seat.get(seat)
         return None if held is None else held[1]

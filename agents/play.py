@@ -30,6 +30,7 @@ from cardenvs.core.loop import play as play_loop
 from .cli import HelpFormatter, prog
 from .coach import Coach
 from .ladder import LEVELS, opponents
+from .types import S, V
 
 
 class Quit(Exception):
@@ -52,7 +53,7 @@ class TerminalPlayer:
         self.coach = coach
         self.comment = comment
 
-    def choose(self, game: Game[Any, Any], view: Any, legal: list[int]) -> int:
+    def choose(self, game: Game[S, V], view: V, legal: list[int]) -> int:
         """Show the table and the numbered moves; ask until a legal move is given."""
         self._show(game, legal)
         while True:
@@ -65,7 +66,7 @@ class TerminalPlayer:
                     self.out.write(f"  {self.coach.comment_view(game, view, legal, action)}\n")
                 return action
 
-    def _show(self, game: Game[Any, Any], legal: list[int]) -> None:
+    def _show(self, game: Game[S, V], legal: list[int]) -> None:
         self.out.write("\n" + self.table() + "\n")
         for i, a in enumerate(legal, 1):
             self.out.write(f"  {i:>3}. {game.action_to_str(a)}\n")
@@ -79,7 +80,7 @@ class TerminalPlayer:
             return "\x00undecodable"
         return None if line is None else line.strip()
 
-    def _answer(self, game: Game[Any, Any], view: Any, legal: list[int], line: str) -> int | None:
+    def _answer(self, game: Game[S, V], view: V, legal: list[int], line: str) -> int | None:
         """The move ``line`` names, or ``None`` after answering a command or an error."""
         low = line.lower()
         if not line:
@@ -106,7 +107,7 @@ class TerminalPlayer:
             self.out.write(f"  {err}\n")
             return None
 
-    def _hint(self, game: Game[Any, Any], view: Any, legal: list[int]) -> None:
+    def _hint(self, game: Game[S, V], view: V, legal: list[int]) -> None:
         if self.coach is None:
             self.coach = Coach(self.env_name, names=self.names)
         for k, adv in enumerate(self.coach.advise_view(game, view, legal, top=5, group=True), 1):
@@ -136,7 +137,7 @@ def rules_text(env_name: str) -> str:
     return body.strip() + f"\n\n(all of it, with the notation and positions: {path})"
 
 
-def _parse_move(game: Game[Any, Any], legal: list[int], line: str) -> int:
+def _parse_move(game: Game[S, V], legal: list[int], line: str) -> int:
     """A legal action from a move number or move text (``ValueError`` saying what is wrong)."""
     if line.isdecimal() and line.isascii():
         k = int(line)
@@ -233,7 +234,7 @@ def changed_rows(before: Any, after: Any, move: str) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def _result(game: Game[Any, Any], state: Any, names: list[str], out: TextIO,
+def _result(game: Game[S, V], state: S, names: list[str], out: TextIO,
             why: list[str] | None = None) -> None:
     """The final table, rewards, why (the table face's deciding comparisons) and winners."""
     out.write("\n" + game.render(state, None) + "\n")

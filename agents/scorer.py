@@ -28,6 +28,7 @@ import numpy as np
 from cardenvs.core.game import Game
 
 from .knowledge import Knowledge
+from .types import S, V
 
 #: version of the feature layout; a policy file records the one it was trained with
 FEATURES_VERSION = 1
@@ -37,7 +38,7 @@ HEURISTIC_FACTS = 5
 DEPTHS = (1, 2)
 
 
-def heuristic_features(knowledge: Knowledge, game: Game[Any, Any], view: Any, legal: list[int]) -> np.ndarray:
+def heuristic_features(knowledge: Knowledge, game: Game[S, V], view: V, legal: list[int]) -> np.ndarray:
     """``[len(legal), 1 + 5 * len(DEPTHS)]`` facts from the game's heuristic scores.
 
     Column 0 is ``1 / len(legal)``; then, per depth: is it the (joint) best move, its
@@ -70,7 +71,7 @@ def heuristic_features(knowledge: Knowledge, game: Game[Any, Any], view: Any, le
     return out
 
 
-def action_features(knowledge: Knowledge, game: Game[Any, Any], view: Any, legal: list[int]) -> np.ndarray:
+def action_features(knowledge: Knowledge, game: Game[S, V], view: V, legal: list[int]) -> np.ndarray:
     """``[len(legal), F]`` facts of each legal action: heuristic facts, then the game's own."""
     heur = heuristic_features(knowledge, game, view, legal)
     facts = knowledge.action_facts(game, view, legal)

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import Any, Generic
 
 import numpy as np
 
 from cardenvs.core.game import Game
 
 from .base import Agent
-from .knowledge import Knowledge, Rollouts, SeatMemories
+from .knowledge import Knowledge, Memory, Rollouts, SeatMemories
+from .types import S, V
 
 #: the settings of a :class:`SearchAgent` a caller may change (its search budget)
 SEARCH_SETTINGS = ("simulations", "depth", "max_candidates", "paired", "prior_weight", "min_worlds",
@@ -127,11 +128,11 @@ class SearchAgent(Agent):
         """Whether this agent's choices depend on its seat's memory (the game's knowledge says)."""
         return self.knowledge.remembers
 
-    def observe(self, game: Game[Any, Any], view: Any) -> None:
+    def observe(self, game: Game[S, V], view: V) -> None:
         """Update the seat's memory with ``view`` without deciding (rebuilds it after a restart)."""
         self.memories.update(game, view)
 
-    def values(self, game: Game[Any, Any], view: Any, legal: list[int]) -> np.ndarray:
+    def values(self, game: Game[S, V], view: V, legal: list[int]) -> np.ndarray:
         """The estimated value of each legal action; unsearched moves get -inf.
 
         Decisions the game's knowledge does not search get the planning scores.  A
@@ -151,25 +152,25 @@ class SearchAgent(Agent):
         values[order] += 1e-6 * (len(order) - np.arange(len(order)))
         return values
 
-    def choose(self, game: Game[Any, Any], view: Any, legal: list[int]) -> int:
+    def choose(self, game: Game[S, V], view: V, legal: list[int]) -> int:
         """The legal action of the highest estimated value."""
         return legal[int(np.argmax(self.values(game, view, legal)))]
 
 
-class _Search:
+class _Search(Generic[S, V]):
     """One searched decision: its worlds, candidates and rollouts."""
 
-    def __init__(self, agent: SearchAgent, game: Game[Any, Any], view: Any, legal: list[int],
-                 memory: Any) -> None:
+    def __init__(self, agent: SearchAgent, game: Game[S, V], view: V, legal: list[int],
+                 memory: Memory[V] | None) -> None:
         self.agent = agent
         self.game = game
         self.view = view
         self.legal = legal
         self.memory = memory
         self.me = int(view.seat)
-        self.rollouts: Rollouts = agent.knowledge.rollouts(game, view)
+        self.rollouts: Rollouts[S, V] = agent.knowledge.rollouts(game, view)
 
-    def world(self, rng: np.random.Generator) -> Any:
+    def world(self, rng: np.random.Generator) -> S:
         """A full state consistent with the View, dealt by the game's knowledge."""
         return self.agent.knowledge.sample_state(self.game, self.view, rng, self.memory)
 

@@ -23,6 +23,7 @@ from .base import Agent, Observation
 from .feature_policy import FeaturePolicy, is_feature_file
 from .knowledge import LEVELS, Knowledge, knowledge
 from .scorer import ScorerPolicy, action_features, dense, is_scorer_file, save_arrays
+from .types import S, V
 
 POLICY_DIR = Path(__file__).resolve().parent / "policies"
 
@@ -337,7 +338,7 @@ class TrainedAgent(Agent):
             raise ValueError("the action mask has no legal action: this player is not to move")
         return self._pick(observation["observation"], mask)
 
-    def choose(self, game: Game[Any, Any], view: Any, legal: list[int]) -> int:
+    def choose(self, game: Game[S, V], view: V, legal: list[int]) -> int:
         """The policy's move from the View, encoded as the environment would."""
         if self.features is not None:
             return legal[self._pick_index(_softmax(self.features.legal_logits(game, view, legal)))]

@@ -36,6 +36,7 @@ from ..base import Agent
 from ..feature_policy import FeaturePolicy
 from ..ladder import make_agent
 from ..tournament import points as win_points
+from ..types import S, V
 
 __all__ = ["DEFAULT_HIDDEN", "Decisions", "Encoder", "Learner", "PPOSettings", "Pool", "Rollout", "Snapshot",
            "Stats", "Table", "collect", "forward", "parse_pool"]
@@ -128,7 +129,7 @@ class Snapshot(Agent):
         super().__init__(seed, "self")
         self.policy = policy
 
-    def choose(self, game: Game[Any, Any], view: Any, legal: list[int]) -> int:
+    def choose(self, game: Game[S, V], view: V, legal: list[int]) -> int:
         z = self.policy.legal_logits(game, view, legal).astype(np.float64)
         p = np.exp(z - z.max())
         return legal[int(self.rng.choice(len(legal), p=p / p.sum()))]
@@ -153,7 +154,7 @@ class Table:
     each round lost takes it away, at the move that ends the round.
     """
 
-    def __init__(self, game: Game[Any, Any], pool: Pool, rng: np.random.Generator,
+    def __init__(self, game: Game[S, V], pool: Pool, rng: np.random.Generator,
                  round_reward: float) -> None:
         self.game = game
         self.pool = pool
@@ -230,13 +231,13 @@ class Table:
 class Encoder:
     """The learner's input for one decision, for the chosen observation design."""
 
-    def __init__(self, game: Game[Any, Any], observation: str, obs_scale: np.ndarray | None) -> None:
+    def __init__(self, game: Game[S, V], observation: str, obs_scale: np.ndarray | None) -> None:
         self.game = game
         self.observation = observation
         self.scale = obs_scale
         self.module = None if observation == "flat" else features_module(game)
 
-    def __call__(self, table: Table, view: Any, legal: list[int]) -> np.ndarray:
+    def __call__(self, table: Table, view: V, legal: list[int]) -> np.ndarray:
         if self.observation == "action_features":
             assert self.module is not None
             return self.module.action_features(view, legal)
@@ -325,7 +326,7 @@ class Stats:
 class Learner:
     """The network, its optimiser and the PPO update."""
 
-    def __init__(self, args: PPOSettings, game: Game[Any, Any], encoder: Encoder) -> None:
+    def __init__(self, args: PPOSettings, game: Game[S, V], encoder: Encoder) -> None:
         import torch as th
 
         from ..feature_torch import ActionScorerNet, VectorNet

@@ -62,19 +62,20 @@ from cardenvs.core.loop import Hook, Player, Turn, play
 
 from ..base import RandomAgent
 from ..heuristic import HeuristicAgent
+from ..types import S, V
 from .value import ValueFunction, game_points, value_for
 
 #: ``outcomes(game, state, action, rng) -> [(weight, state after), ...]``: chance outcomes
 #: of a step (weights summing to 1) whose weighted mean of ``V`` estimates the expectation
-Outcomes = Callable[[Game[Any, Any], Any, int, np.random.Generator], Sequence[tuple[float, Any]]]
+Outcomes = Callable[[Game[S, V], S, int, np.random.Generator], Sequence[tuple[float, S]]]
 #: ``deals(game, rng) -> [(weight, first state), ...]``: the same for the deal
-Deals = Callable[[Game[Any, Any], np.random.Generator], Sequence[tuple[float, Any]]]
+Deals = Callable[[Game[S, V], np.random.Generator], Sequence[tuple[float, S]]]
 #: ``policy(game, view, legal) -> probabilities``: how a player whose choices are known
 #: draws its move (one probability per legal action, in the order of ``legal``)
-Policy = Callable[[Game[Any, Any], Any, list[int]], np.ndarray]
+Policy = Callable[[Game[S, V], V, list[int]], np.ndarray]
 
 
-def _uniform(game: Game[Any, Any], view: Any, legal: list[int]) -> np.ndarray:
+def _uniform(game: Game[S, V], view: V, legal: list[int]) -> np.ndarray:
     """Every legal action alike (:class:`~agents.base.RandomAgent`)."""
     return np.full(len(legal), 1.0 / len(legal))
 
@@ -83,7 +84,7 @@ def _ties(agent: HeuristicAgent) -> Policy:
     """The moves a heuristic agent draws among: its best scores within 1e-9, alike (the
     rule of :func:`agents.knowledge.argmax_random`)."""
 
-    def policy(game: Game[Any, Any], view: Any, legal: list[int]) -> np.ndarray:
+    def policy(game: Game[S, V], view: V, legal: list[int]) -> np.ndarray:
         vals = agent.values(game, view, legal).tolist()
         top = max(vals) - 1e-9
         best = np.array([v >= top for v in vals], np.float64)
@@ -111,8 +112,8 @@ def sampled_outcomes(samples: int) -> Outcomes:
     """Outcomes of a step: ``samples`` independent redraws of the unseen cards, each
     followed by the action (applied with the corrector's ``rng``), equally weighted."""
 
-    def outcomes(game: Game[Any, Any], state: Any, action: int,
-                 rng: np.random.Generator) -> list[tuple[float, Any]]:
+    def outcomes(game: Game[S, V], state: S, action: int,
+                 rng: np.random.Generator) -> list[tuple[float, S]]:
         out = []
         for _ in range(samples):
             t = game.clone(state)
@@ -127,7 +128,7 @@ def sampled_outcomes(samples: int) -> Outcomes:
 def sampled_deals(samples: int) -> Deals:
     """Outcomes of the deal: ``samples`` fresh deals, equally weighted."""
 
-    def deals(game: Game[Any, Any], rng: np.random.Generator) -> list[tuple[float, Any]]:
+    def deals(game: Game[S, V], rng: np.random.Generator) -> list[tuple[float, S]]:
         return [(1.0 / samples, game.new_state(rng)) for _ in range(samples)]
 
     return deals
@@ -169,7 +170,7 @@ class ChanceCorrector:
     over- or under-reacts).
     """
 
-    def __init__(self, game: Game[Any, Any], value: ValueFunction, rng: np.random.Generator,
+    def __init__(self, game: Game[S, V], value: ValueFunction, rng: np.random.Generator,
                  samples: int = 8, deal_samples: int | None = None, outcomes: Outcomes | None = None,
                  deals: Deals | None = None, policies: Sequence[Policy | None] | None = None,
                  coefficients: Mapping[str, float] | None = None) -> None:
@@ -213,7 +214,7 @@ class ChanceCorrector:
         self.total += self.coefficients[kind] * term
         self.events += 1
 
-    def start(self, state: Any) -> None:
+    def start(self, state: S) -> None:
         """The deal's correction (none with ``deal_samples=0``)."""
         if self.deals is not None:
             self._add("deal", state, self.deals(self.game, self.rng))
@@ -264,7 +265,7 @@ class CorrectedGame(NamedTuple):
     steps: int
 
 
-def play_corrected(game: Game[Any, Any], state: Any, players: Sequence[Player | None] | Mapping[int, Player],
+def play_corrected(game: Game[S, V], state: S, players: Sequence[Player | None] | Mapping[int, Player],
                    rng: np.random.Generator | None = None, value: ValueFunction | None = None,
                    samples: int = 8, *, deal_samples: int | None = None,
                    chance_rng: np.random.Generator | int | None = None, policy_terms: bool = False,

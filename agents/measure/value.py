@@ -27,6 +27,8 @@ import numpy as np
 
 from cardenvs.core.game import Game
 
+from ..types import S, V
+
 #: the folder of the shipped value nets
 VALUES_DIR = Path(__file__).resolve().parents[1] / "policies" / "values"
 
@@ -34,12 +36,12 @@ VALUES_DIR = Path(__file__).resolve().parents[1] / "policies" / "values"
 class ValueFunction(Protocol):
     """``values(game, states) -> array (len(states), num_players)``, rows summing to 1."""
 
-    def __call__(self, game: Game[Any, Any], states: Sequence[Any]) -> np.ndarray:
+    def __call__(self, game: Game[S, V], states: Sequence[S]) -> np.ndarray:
         """Each seat's expected points in each of ``states``."""
         ...
 
 
-def game_points(game: Game[Any, Any], state: Any) -> np.ndarray:
+def game_points(game: Game[S, V], state: S) -> np.ndarray:
     """The points of a finished game (1 a sole win, ``1/k`` a win shared by ``k``, else 0)."""
     r = game.returns(state)
     best = max(r)
@@ -47,7 +49,7 @@ def game_points(game: Game[Any, Any], state: Any) -> np.ndarray:
     return win / win.sum()
 
 
-def _end_rows(game: Game[Any, Any], states: Sequence[Any], out: np.ndarray) -> list[int]:
+def _end_rows(game: Game[S, V], states: Sequence[S], out: np.ndarray) -> list[int]:
     """Write the points of the finished states into ``out``; the indices of the others."""
     todo = []
     for i, s in enumerate(states):
@@ -63,7 +65,7 @@ class UniformValue:
 
     name = "uniform"
 
-    def __call__(self, game: Game[Any, Any], states: Sequence[Any]) -> np.ndarray:
+    def __call__(self, game: Game[S, V], states: Sequence[S]) -> np.ndarray:
         """``1/n`` per seat, or the points of a finished game."""
         n = game.num_players
         out = np.full((len(states), n), 1.0 / n)
@@ -77,7 +79,7 @@ class UniformValue:
 FEATURES = ("flat", "evaluate")
 
 
-def value_inputs(game: Game[Any, Any], states: Sequence[Any],
+def value_inputs(game: Game[S, V], states: Sequence[S],
                  features: Sequence[str] = ("flat",)) -> np.ndarray:
     """The net's input rows of ``states``: one per state and seat (state-major), float32."""
     unknown = set(features) - set(FEATURES)
@@ -140,7 +142,7 @@ class ValueNet:
                 np.maximum(h, 0.0, out=h)
         return h[:, 0]
 
-    def __call__(self, game: Game[Any, Any], states: Sequence[Any]) -> np.ndarray:
+    def __call__(self, game: Game[S, V], states: Sequence[S]) -> np.ndarray:
         """Each seat's expected points: a softmax of the seats' scores (points at the end)."""
         n = game.num_players
         out = np.empty((len(states), n))
@@ -162,7 +164,7 @@ def value_path(env_name: str, num_players: int) -> Path:
 _CACHE: dict[Path, ValueNet] = {}
 
 
-def value_for(game: Game[Any, Any]) -> ValueFunction:
+def value_for(game: Game[S, V]) -> ValueFunction:
     """The shipped :class:`ValueNet` of ``game``'s table, else :class:`UniformValue`.
 
     A net is used only at the seat count and options it was trained on (written in its

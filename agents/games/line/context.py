@@ -4,7 +4,7 @@ of where the unseen cards are."""
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import cast
 
 from cardenvs.core.cards import JOKER
 from cardenvs.core.game import Game
@@ -25,6 +25,8 @@ from cardenvs.line.rules import (
     ROW_PLAY,
     TURN,
     LineGame,
+    LineState,
+    LineView,
     card_values,
 )
 
@@ -38,7 +40,7 @@ SHORT = ROW_LEN - 1
 _POP = int.bit_count
 
 
-def _line(game: Game[Any, Any]) -> LineGame:
+def _line(game: Game[LineState, LineView]) -> LineGame:
     """The Line rules object behind ``game`` (this knowledge only serves Line)."""
     return cast(LineGame, game)
 
@@ -80,7 +82,7 @@ class _Ctx:
     __slots__ = ("view", "me", "n", "jp", "vals", "rows", "hand", "unseen", "unseen_j", "pool",
                  "my_total", "opp_est", "next_hand", "next_known_j", "fill_count")
 
-    def __init__(self, view: Any) -> None:
+    def __init__(self, view: LineView) -> None:
         self.view = view
         self.me = me = int(view.seat)
         self.n = n = int(view.num_players)

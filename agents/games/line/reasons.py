@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from cardenvs.core.cards import JOKER, SUIT_NAMES, card_str
 from cardenvs.core.game import Game
 from cardenvs.core.table import plural
@@ -17,6 +15,8 @@ from cardenvs.line.rules import (
     K_SHIFT,
     K_TAKE,
     K_UPGRADE,
+    LineState,
+    LineView,
 )
 
 from .context import (
@@ -38,7 +38,7 @@ class LineReasons(LineScoring):
     """Why a move is played, in words a player understands (the coach)."""
 
     # ------------------------------------------------------------------ reasons
-    def reason(self, game: Game[Any, Any], view: Any, action: int) -> str:
+    def reason(self, game: Game[LineState, LineView], view: LineView, action: int) -> str:
         ctx = _Ctx(view)
         mv = _effect(ctx, action)
         kind, c, r, x = ACTION_INFO[action]

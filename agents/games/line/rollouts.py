@@ -20,6 +20,7 @@ from cardenvs.line.rules import (
     PLACE_DRAWN,
     ROW_LEN,
     LineState,
+    LineView,
 )
 
 from ...knowledge import Rollouts, Ties
@@ -67,7 +68,7 @@ def rollout_move(state: LineState, legal: list[int], vals: Sequence[int], ties: 
     return picks[0] if len(picks) == 1 else picks[ties.index(len(picks))]
 
 
-class LineRollouts(Rollouts):
+class LineRollouts(Rollouts[LineState, LineView]):
     """The expert's rollouts in Line: :func:`rollout_move` to the end (or ``depth``), in
     one loop on the rules' state, then :meth:`LineKnowledge.outcome` or ``evaluate``."""
 

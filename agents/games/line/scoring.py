@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
@@ -21,6 +20,8 @@ from cardenvs.line.rules import (
     K_SHIFT,
     K_TAKE,
     K_UPGRADE,
+    LineState,
+    LineView,
 )
 
 from ...knowledge import Knowledge
@@ -38,7 +39,7 @@ from .context import (
 )
 
 
-class LineScoring(Knowledge):
+class LineScoring(Knowledge[LineState, LineView]):
     """Line's level 1 and 2 scores and the planner's weights."""
 
 
@@ -56,7 +57,8 @@ class LineScoring(Knowledge):
     OUTCOME_SCALE = 8.0  # hand points per unit of tanh in a finished rollout's margin
 
     # ------------------------------------------------------------------ scores
-    def scores(self, game: Game[Any, Any], view: Any, legal: list[int], level: int) -> np.ndarray:
+    def scores(self, game: Game[LineState, LineView],
+               view: LineView, legal: list[int], level: int) -> np.ndarray:
         ctx = _Ctx(view)
         if level <= 1:
             return np.array([self._greedy(ctx, a) for a in legal], float)

@@ -5,7 +5,6 @@ the rollouts."""
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
@@ -13,6 +12,8 @@ from cardenvs.core.cards import CARD_VALUES, JOKER
 from cardenvs.core.game import Game
 from cardenvs.line.rules import (
     OVER,
+    LineState,
+    LineView,
 )
 
 from ...knowledge import Memory, Rollouts, Ties
@@ -25,7 +26,7 @@ class LineSearch(LineScoring):
     """What the expert's search asks of Line's knowledge."""
 
     # ------------------------------------------------------------ evaluation
-    def evaluate(self, game: Game[Any, Any], state: Any, player: int) -> float:
+    def evaluate(self, game: Game[LineState, LineView], state: LineState, player: int) -> float:
         # Opponents' hands are judged as ``player`` sees them (known jokers at full value,
         # the rest at the value per card players keep), not by the sampled cards: a
         # sampled hand is dealt uniformly from the unseen cards, much higher than what
@@ -41,7 +42,7 @@ class LineSearch(LineScoring):
         best = min(known[q] * jp + (len(h) - known[q]) * per_card for q, h in enumerate(hands) if q != player)
         return float(math.tanh((best - mine) / self.EVAL_SCALE))
 
-    def outcome(self, game: Game[Any, Any], state: Any, player: int) -> float:
+    def outcome(self, game: Game[LineState, LineView], state: LineState, player: int) -> float:
         """The result with its margin: ``0.6 * reward + 0.4 * tanh(margin / OUTCOME_SCALE)``.
 
         ``margin`` is the lowest opponent total minus mine, so a win is worth at least
@@ -53,8 +54,8 @@ class LineSearch(LineScoring):
         best = min(rules.hand_total(state, q) for q in range(rules.num_players) if q != player)
         return 0.6 * ret + 0.4 * math.tanh((best - mine) / self.OUTCOME_SCALE)
 
-    def sample_state(self, game: Game[Any, Any], view: Any, rng: np.random.Generator,
-                     memory: Memory | None = None) -> Any:
+    def sample_state(self, game: Game[LineState, LineView], view: LineView, rng: np.random.Generator,
+                     memory: Memory[LineView] | None = None) -> LineState:
         """A state consistent with ``view`` whose opponents hold the cards players keep.
 
         ``LineGame.sample_state`` deals the opponents' unknown cards uniformly from the
@@ -98,12 +99,13 @@ class LineSearch(LineScoring):
         _line(game).redeal(s, hands, [rest[i] for i in rng.permutation(len(rest))])
         return s
 
-    def rollout_action(self, game: Game[Any, Any], state: Any, rng: np.random.Generator) -> int:
+    def rollout_action(self, game: Game[LineState, LineView],
+                       state: LineState, rng: np.random.Generator) -> int:
         """The rollout policy's move (:func:`rollout_move`: greedy, avoiding rows left one short)."""
         return rollout_move(state, game.legal_actions(state), _line(game).card_values, Ties(rng),
                             self.ROLLOUT_THREAT)
 
-    def rollouts(self, game: Game[Any, Any], root: Any) -> Rollouts:
+    def rollouts(self, game: Game[LineState, LineView], root: LineView) -> Rollouts[LineState, LineView]:
         """The expert's rollouts: :func:`rollout_move` in one loop (:class:`LineRollouts`)."""
         if type(self).rollout_action is not LineSearch.rollout_action:
             return Rollouts(self, game, root)  # a subclass's own rollout policy: the generic loop

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from cardenvs.core.game import Game
 from cardenvs.core.table import plural
@@ -23,6 +22,7 @@ from cardenvs.lineit.state import (
     PLAY,
     LineItView,
     LineStats,
+    State,
     bet_value,
     card_text,
     colour_of,
@@ -34,15 +34,15 @@ from .context import _ONE_SHORT, _dir_word, _poisson_tail, _supply, _Table
 from .scoring import _Planner
 
 
-class LineItReasons(Knowledge):
+class LineItReasons(Knowledge[State, LineItView]):
     """Why a move is worth playing, in the words of the planner's terms (the coach)."""
 
     # ------------------------------------------------------------------ reasons
-    def reason(self, game: Game[Any, Any], view: LineItView, action: int) -> str:
+    def reason(self, game: Game[State, LineItView], view: LineItView, action: int) -> str:
         """Why ``action`` is worth playing, in the words of the planner's terms."""
         return self.named_reason(game, view, action)
 
-    def named_reason(self, game: Game[Any, Any], view: LineItView, action: int,
+    def named_reason(self, game: Game[State, LineItView], view: LineItView, action: int,
                      names: Sequence[str] | None = None) -> str:
         """:meth:`reason`, naming the seat a pick blocks by ``names`` when given."""
         tab = _Table.of_view(view)

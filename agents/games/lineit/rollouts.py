@@ -7,6 +7,7 @@ import numpy as np
 from cardenvs.lineit.rules import apply_action, legal_actions
 from cardenvs.lineit.state import (
     OVER,
+    LineItView,
     State,
 )
 
@@ -14,7 +15,7 @@ from ...knowledge import Rollouts, Ties
 from .scoring import _greedy_values
 
 
-class LineItRollouts(Rollouts):
+class LineItRollouts(Rollouts[State, LineItView]):
     """The expert's rollouts in Line-it: :meth:`LineItKnowledge.rollout_action`'s greedy
     moves, played by one loop straight on the rules' state (no call per move through the
     game's checked ``apply``: the moves are legal by construction), ties broken by a

@@ -4,7 +4,6 @@ values, and the learned scorers' action facts (:class:`LineItScoring`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
@@ -24,6 +23,7 @@ from cardenvs.lineit.state import (
     SCORE,
     LineItView,
     LineStats,
+    State,
     bet_value,
     colour_of,
     is_bet,
@@ -272,11 +272,12 @@ _EMPTY_LINE = LineStats()
 _EMPTY_LINE = LineStats()
 
 
-class LineItScoring(Knowledge):
+class LineItScoring(Knowledge[State, LineItView]):
     """Line-it's level 1 and 2 scores and the action facts of learned scorers."""
 
     # ------------------------------------------------------------------ scores
-    def scores(self, game: Game[Any, Any], view: LineItView, legal: list[int], level: int) -> np.ndarray:
+    def scores(self, game: Game[State, LineItView],
+               view: LineItView, legal: list[int], level: int) -> np.ndarray:
         """Level 1: greedy values of this turn; level 2: the planner's position values."""
         if level <= 1:
             me = view.seat
@@ -286,7 +287,7 @@ class LineItScoring(Knowledge):
         tab = _Table.of_view(view)
         return np.asarray(_Planner(tab, tab.me).values(legal), float)
 
-    def action_facts(self, game: Game[Any, Any], view: LineItView, legal: list[int]) -> np.ndarray:
+    def action_facts(self, game: Game[State, LineItView], view: LineItView, legal: list[int]) -> np.ndarray:
         """``[len(legal), 18]`` facts per legal action from the View (for learned scorers).
 
         Kind of action (line, hand, new, play, score, pass: one-hot), a Bet's value, does

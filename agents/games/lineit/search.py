@@ -4,12 +4,12 @@ the one-loop rollouts and the evaluation that cuts them short."""
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
 from cardenvs.core.game import Game
 from cardenvs.lineit.state import (
+    LineItView,
     State,
 )
 
@@ -19,10 +19,10 @@ from .rollouts import LineItRollouts
 from .scoring import _greedy_values, _Planner
 
 
-class LineItSearch(Knowledge):
+class LineItSearch(Knowledge[State, LineItView]):
     """What the expert's search asks of Line-it's knowledge."""
 
-    def rollout_action(self, game: Game[Any, Any], state: State, rng: np.random.Generator) -> int:
+    def rollout_action(self, game: Game[State, LineItView], state: State, rng: np.random.Generator) -> int:
         """Greedy move of the player to move, read straight off the (sampled) state.
 
         Line-it hides only the deck order, which the heuristics never use, so the state
@@ -35,14 +35,14 @@ class LineItSearch(Knowledge):
         sc = _greedy_values(state.stats[p], [len(x) for x in state.jackpots], len(state.hands[p]), legal)
         return legal[argmax_random(sc, rng)]
 
-    def rollouts(self, game: Game[Any, Any], root: Any) -> Rollouts:
+    def rollouts(self, game: Game[State, LineItView], root: LineItView) -> Rollouts[State, LineItView]:
         """The greedy rollouts of :meth:`rollout_action`, in one tight loop (:class:`LineItRollouts`)."""
         if type(self).rollout_action is not LineItSearch.rollout_action:
             return Rollouts(self, game, root)  # a subclass's own rollout policy: the generic loop
         return LineItRollouts(self, game, root)
 
     # ------------------------------------------------------------------ evaluate
-    def evaluate(self, game: Game[Any, Any], state: State, player: int) -> float:
+    def evaluate(self, game: Game[State, LineItView], state: State, player: int) -> float:
         """The lead of ``player``'s expected final score over the best rival's, squashed by tanh."""
         n = state.n
         tabs = _Table.of_state(state, player)

@@ -36,7 +36,6 @@ the planner (``SPEC.expert_peer``; ``docs/results/ladder/README.md``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
@@ -54,7 +53,7 @@ from .rollouts import RummyRollouts
 from .scoring import greedy_scores, planner_scores
 
 
-class Rummy432Knowledge(Knowledge):
+class Rummy432Knowledge(Knowledge[State, Rummy432View]):
     """Heuristics, reasons, inference, rollouts and evaluation of Rummy 4x3x2's.
 
     ``inference`` deals the cards a seat cannot see in the expert's worlds (default: the
@@ -67,32 +66,33 @@ class Rummy432Knowledge(Knowledge):
     def __init__(self, inference: Inference | None = None) -> None:
         self.inference = HandSetInference() if inference is None else inference
 
-    def scores(self, game: Game[Any, Any], view: Rummy432View, legal: list[int], level: int) -> np.ndarray:
+    def scores(self, game: Game[State, Rummy432View],
+               view: Rummy432View, legal: list[int], level: int) -> np.ndarray:
         """Greedy scores at level 1, the planner's at level 2 (pure: nothing is remembered)."""
         if level <= 1:
             return greedy_scores(view, legal)
         return planner_scores(Context(view), legal)
 
-    def reason(self, game: Game[Any, Any], view: Rummy432View, action: int) -> str:
+    def reason(self, game: Game[State, Rummy432View], view: Rummy432View, action: int) -> str:
         """Why ``action`` is played in ``view``, in words a player understands (the coach)."""
         return reason(view, action)
 
-    def named_reason(self, game: Game[Any, Any], view: Rummy432View, action: int,
+    def named_reason(self, game: Game[State, Rummy432View], view: Rummy432View, action: int,
                      names: Sequence[str] | None = None) -> str:
         """:meth:`reason`, naming the next seat by ``names`` when given."""
         return reason(view, action, names)
 
-    def new_memory(self, game: Game[Any, Any], seat: int) -> Memory:
+    def new_memory(self, game: Game[State, Rummy432View], seat: int) -> Memory[Rummy432View]:
         """What ``seat`` remembers of its opponent's play (two players; see :mod:`.memory`)."""
         return self.inference.new_memory(_rules(game), seat)
 
-    def sample_state(self, game: Game[Any, Any], view: Rummy432View, rng: np.random.Generator,
-                     memory: Memory | None = None) -> State:
+    def sample_state(self, game: Game[State, Rummy432View], view: Rummy432View, rng: np.random.Generator,
+                     memory: Memory[Rummy432View] | None = None) -> State:
         """A state consistent with ``view``, dealt by the inference strategy from ``memory``."""
         return self.inference.sample_state(_rules(game), view, rng, memory)
 
     def search_here(
-        self, game: Game[Any, Any], view: Rummy432View, legal: list[int], prior: np.ndarray
+        self, game: Game[State, Rummy432View], view: Rummy432View, legal: list[int], prior: np.ndarray
     ) -> bool:
         """The expert searches which card to throw; the pick (take or draw), a turn where
         it can finish (it finishes, as the planner does) and the exact last turn of a
@@ -108,23 +108,23 @@ class Rummy432Knowledge(Knowledge):
             and view.run_outs + 1 >= view.run_out_limit
         )
 
-    def rollouts(self, game: Game[Any, Any], root: Rummy432View) -> RummyRollouts:
+    def rollouts(self, game: Game[State, Rummy432View], root: Rummy432View) -> RummyRollouts:
         """Planner rollouts bound to the searched decision (see :class:`~.rollouts.RummyRollouts`)."""
         return RummyRollouts(self, _rules(game), root)
 
-    def rollout_action(self, game: Game[Any, Any], state: State, rng: np.random.Generator) -> int:
+    def rollout_action(self, game: Game[State, Rummy432View], state: State, rng: np.random.Generator) -> int:
         """The planner's move on the mover's own view of ``state`` (outside any search)."""
         legal = game.legal_actions(state)
         if len(legal) == 1:
             return legal[0]
         return legal[int(np.argmax(planner_scores(Context(game.view(state, state.current)), legal)))]
 
-    def evaluate(self, game: Game[Any, Any], state: State, player: int) -> float:
+    def evaluate(self, game: Game[State, Rummy432View], state: State, player: int) -> float:
         """Chance-based value in [-1, 1] of a sampled state for ``player`` (see :mod:`.evaluation`)."""
         return evaluate(_rules(game), state, player)
 
 
-def _rules(game: Game[Any, Any]) -> Rummy432Game:
+def _rules(game: Game[State, Rummy432View]) -> Rummy432Game:
     """The Rummy rules object (the agents pass the game of the table they play)."""
     if not isinstance(game, Rummy432Game):
         raise TypeError(f"Rummy432Knowledge needs a Rummy432Game, got {type(game).__name__}")

@@ -52,12 +52,12 @@ class Inference:
     for strategies that read it.
     """
 
-    def new_memory(self, game: Rummy432Game, seat: int) -> Memory:
+    def new_memory(self, game: Rummy432Game, seat: int) -> Memory[Rummy432View]:
         """A fresh memory of ``seat`` at the table ``game``."""
         return OpponentMemory(seat) if game.num_players == 2 else Memory()
 
     def sample_state(self, game: Rummy432Game, view: Rummy432View, rng: np.random.Generator,
-                     memory: Memory | None) -> State:
+                     memory: Memory[Rummy432View] | None) -> State:
         """A full state consistent with ``view``."""
         return game.sample_state(view, rng)
 
@@ -85,7 +85,7 @@ class HandSetInference(Inference):
                 f"samples={self.samples}, beta={self.beta})")
 
     def sample_state(self, game: Rummy432Game, view: Rummy432View, rng: np.random.Generator,
-                     memory: Memory | None) -> State:
+                     memory: Memory[Rummy432View] | None) -> State:
         """A state consistent with ``view`` whose opponent hand follows what was seen of it."""
         state = game.sample_state(view, rng)
         if view.num_players != 2 or view.phase == "over":

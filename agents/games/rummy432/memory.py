@@ -13,7 +13,7 @@ from cardenvs.rummy432.state import Rummy432View
 from ...knowledge import Memory
 
 
-class OpponentMemory(Memory):
+class OpponentMemory(Memory[Rummy432View]):
     """One seat's memory of its opponent's play in the current round (two players).
 
     Fed the seat's View at each of its decisions (:meth:`update`); a new round, or an

@@ -17,7 +17,7 @@ from .inference import condition_opponents
 from .scoring import planner_scores
 
 
-class RummyRollouts(Rollouts):
+class RummyRollouts(Rollouts[State, Rummy432View]):
     """The rollouts of one searched decision (the root View's round and seat).
 
     Every seat plays the planner on its own view of the world: greedy rollouts mis-judged
