@@ -1,5 +1,7 @@
 """The rules documents: each game's rules for players (Markdown rendered to HTML), one click away
-from the table.
+from the table.  Players are shown the players' part only (:func:`players_text`): the
+developers' parts of a document (decisions, notation, the position JSON) stay in the
+repository's docs/rules/.
 
 Each game's kit names its rules document (``GameKit.rules``: a Markdown file shipped in the
 package; for the shipped games the project's ``docs/rules/<game>.md``, one text).  Here it is
@@ -94,6 +96,42 @@ def render_markdown(text: str) -> tuple[str, tuple[tuple[str, str, int], ...]]:
     return rendered, tuple(toc)
 
 
+#: the heading of the part of a rules document that is for players ("## 1. The rules for a
+#: player"); the other parts (decisions, notation, the position JSON, options as code) are
+#: for developers, in the repository's docs/rules/
+PLAYERS_PART = re.compile(r"^##\s+(\d+\.\s*)?the rules for a player\s*$", re.IGNORECASE)
+#: words that mark developer material in a players' paragraph or subsection
+DEVELOPER = re.compile(r"^(environment|rules code|class) |position json|section \d|`cardenvs[./]|_v0`",
+                       re.IGNORECASE | re.MULTILINE)
+
+
+def players_text(text: str) -> str:
+    """The players' part of a rules document: its title and opening paragraphs (less the
+    ones naming environments, packages and classes) and its "The rules for a player"
+    section without its own numbering, dropping subsections that lean on the developers'
+    parts (those pointing at the position JSON's worked example); the whole text when it
+    has no such section."""
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if PLAYERS_PART.match(line)), None)
+    if start is None:
+        return text
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    head = "\n".join(lines[:start]).split("\n\n")
+    head = [p for p in head if p.strip() and not DEVELOPER.search(p)]
+    title = re.sub(r"^(##\s+)\d+\.\s*", r"\1", lines[start])
+    parts, current = [], [title]
+    for line in lines[start + 1:end]:
+        if line.startswith("### "):
+            parts.append(current)
+            current = []
+        current.append(line)
+    parts.append(current)
+    kept = [p for p in parts if p is parts[0] or not DEVELOPER.search("\n".join(p))]
+    body = "\n\n".join(head) + "\n\n" + "\n".join(line for p in kept for line in p) + "\n"
+    # the rules core's seat names as players count them: `player_0` is seat 1
+    return re.sub(r"`player_(\d+)`", lambda m: f"seat {int(m[1]) + 1}", body)
+
+
 @cache
 def rules_doc(env: str) -> RulesDoc:
     """The rules of a registered game, rendered (``NoRules`` saying why there are none)."""
@@ -106,7 +144,7 @@ def rules_doc(env: str) -> RulesDoc:
         raise NoRules(f"the rules document of {kit.title} ({kit.rules}) could not be read: {err}") from None
     if text is None:
         raise NoRules(f"{kit.title} has no rules document (its kit names none)")
-    body, toc = render_markdown(text)
+    body, toc = render_markdown(players_text(text))
     return RulesDoc(env, kit.title, body, toc)
 
 

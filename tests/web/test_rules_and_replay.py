@@ -46,9 +46,14 @@ def test_each_games_rules_are_served_from_its_own_document(srv: LiveServer, game
     doc = r.json()
     assert doc["game"] == game and doc["page"] == f"/rules/{game}"
     source = (ROOT / "docs" / "rules" / f"{game.removesuffix('_v0')}.md").read_text(encoding="utf-8")
-    # the first heading of the project's document, and every one of its level-2 headings
+    # players get the players' part of the project's document: its section for players
+    # (every one of its subsections without developer material), not the developers' parts
     heads = [line.lstrip("#").strip() for line in source.splitlines() if line.startswith("## ")]
-    assert heads and [t["text"] for t in doc["toc"] if t["level"] == 2] == [h.replace("`", "") for h in heads]
+    assert "1. The rules for a player" in heads and "4. Position JSON" in heads
+    assert [t["text"] for t in doc["toc"] if t["level"] == 2] == ["The rules for a player"]
+    assert len([t for t in doc["toc"] if t["level"] == 3]) >= 5
+    for dev in ("Position JSON", "Environment", "_v0", "cardenvs", "class ", "Decisions", "player_0"):
+        assert dev not in doc["html"], (game, dev)
     assert all(f'id="{t["id"]}"' in doc["html"] for t in doc["toc"])
     assert "<script" not in doc["html"] and " style=" not in doc["html"]
     page = HTTP.get(f"{srv.url}/rules/{game}")
