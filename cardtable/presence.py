@@ -35,6 +35,8 @@ log = logging.getLogger("cardtable")
 
 #: seconds before a failed takeover (a write that failed) is tried again
 RETRY_SECONDS = 2.0
+#: how the words to a former host begin (a notice, not an error: nothing went wrong)
+FORMER_HOST = "you were the host"
 
 
 @dataclass
@@ -102,6 +104,8 @@ class Presence:
         #: room -> loop time since which no connection holds the host's credential
         self.host_gone: dict[str, float] = {}
         self.host_timers: dict[str, asyncio.TimerHandle] = {}
+        #: room -> host credentials the role has passed on from (kept while the server runs)
+        self.former: dict[str, set[str]] = {}
 
     @staticmethod
     def _now() -> float:
@@ -220,7 +224,7 @@ class Presence:
             srv.broadcast_room(room)
             srv.kick(room)
             return
-        action = await srv.think(room, seat, s.level)
+        action = await srv.think(room, seat, room.default_level)  # a person's seat: the room's level
         if not self._still(room, seat, index, step):
             return
         s.timeouts += 1  # saved with the move
@@ -230,10 +234,20 @@ class Presence:
             s.timeouts -= 1
             log.error("room %s: the move for %s whose time ran out was not played: %s", room.id, name, err)
             return
-        move = room.play.log[-1]["label"] if room.play is not None and room.play.log else "a move"
-        srv.notice(room, f"{name}'s time ran out: the computer played for them ({move})")
+        log_ = room.play.log if room.play is not None else []
+        move = log_[-1].get("others", "played") if log_ else "played"
+        srv.notice(room, f"{name}'s time ran out: the computer {move} for them")
 
     # ------------------------------------------------------------------ the host
+    def not_host(self, room: Room, host_token: str) -> str:
+        """What a client whose host token is not the room's is told: who the host is now
+        (a former host: that the role passed on, :data:`FORMER_HOST`)."""
+        host = "nobody seated" if room.host_seat is None else room.seat_name(room.host_seat)
+        if host_token in self.former.get(room.id, ()):
+            return (f"{FORMER_HOST}; {host} is the host now (the role passes on when the host is away "
+                    f"for {self.server.settings.host_grace:g} s): you play or watch as before")
+        return f"that host link is not this room's: you are not the host ({host} is the host)"
+
     def host_here(self, room: Room) -> None:
         """A connection holding the host's credential is here."""
         self.host_gone.pop(room.id, None)
@@ -276,6 +290,7 @@ class Presence:
         seat = seats[0]
         old = room.host_seat
         memo = room.memo()
+        self.former.setdefault(room.id, set()).add(room.host_token)
         token = room.host_token = new_token()
         room.host_seat = seat
         try:
@@ -304,6 +319,7 @@ class Presence:
         clock = self.clocks.pop(room.id, None)
         if clock is not None:
             clock.handle.cancel()
+        self.former.pop(room.id, None)
         self.host_here(room)
 
     def close(self) -> None:

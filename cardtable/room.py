@@ -89,9 +89,9 @@ def table_fields(env: str, game: Any, state: Any, view_obj: Any, you: int | None
             last[e["seat"]] = e["text"]
             if None not in last:
                 break
-    # each logged move in the recipient's words: the mover's own, or a third person's
-    words_log = [e if e["seat"] == you else dict(e, label=e.get("others", e["label"]))
-                 for e in log[-LOG_LENGTH:]]
+    # each logged move told after the mover's name, in the past tense ("Ann threw J♥"),
+    # the mover's own moves too (the mover's ``label`` is a move to choose: "Throw J♥")
+    words_log = [dict(e, label=e.get("others", e["label"])) for e in log[-LOG_LENGTH:]]
     return {
         "type": "table", "view": catalog.view_dict(view_obj), "board": face.board(game, view_obj),
         "seat_facts": face.seat_facts(game, view_obj),
@@ -140,6 +140,30 @@ def check_time_settings(values: dict[str, Any], partial: bool = False) -> dict[s
     return out
 
 
+def stand_in(room: Room, seat: int) -> dict[str, str]:
+    """A move's mark in the log when a computer made it for a person (``{"stand_in":
+    "away"}``: the person was away; ``"time"``: their clock ran out), else nothing."""
+    s = room.seats[seat]
+    if room.reserved(seat):
+        return {"stand_in": "away", "for": str(s.name)}
+    if s.person and s.timeouts > 0:  # set by the turn clock just before its move for them
+        return {"stand_in": "time", "for": str(s.name)}
+    return {}
+
+
+def refuse_level(room: Room, seat: int) -> None:
+    """``RoomError`` unless the host may set ``seat``'s level now: only between games (the
+    deal fixes who plays what) and never a person's seat (a computer plays it while they
+    are away, at the room's level)."""
+    s = room.seats[seat]
+    if room.status == "playing":
+        raise RoomError("levels change between games, not during one: the deal fixed who plays what; "
+                        "set them after this game ends")
+    if s.person:
+        raise RoomError(f"seat {seat + 1} is {s.name}'s: a person's seat has no level (while they are away "
+                        f"a computer plays it at the room's level, {room.default_level})")
+
+
 class Room:
     """One table: a game with its options, the seats, the host's credential and the play."""
 
@@ -174,7 +198,7 @@ class Room:
     def seat_name(self, seat: int) -> str:
         """What a seat is called: the person's name, or the computer's name from the cast."""
         s = self.seats[seat]
-        if s.person and s.name:
+        if s.name and (s.person or self.reserved(seat)):  # a computer plays an absent person's seat
             return s.name
         cast = catalog.game_info(self.env)["cast"]
         return str(cast[seat % len(cast)]) if cast else f"{s.level} {seat}"
@@ -234,8 +258,7 @@ class Room:
                                 "(only their link takes it back); watch until the next game")
             raise RoomError(f"seat {seat} is played by a computer until this game ends: nobody takes a "
                             "seat during a game; watch, and sit when the host starts the next one")
-        s.person = True
-        s.name = name
+        s.person, s.name, s.level = True, name, self.default_level  # away: the room's level plays it
         if not own:
             s.token = new_token()
         assert s.token is not None
@@ -263,10 +286,12 @@ class Room:
         self.touch()
 
     def set_level(self, seat: int, level: Any) -> None:
-        """The host sets a computer seat's level."""
+        """The host sets a computer seat's level, between games (a person's seat is played
+        at the room's level while they are away: nobody sets it)."""
         if not isinstance(level, str) or level not in catalog.table_levels(self.env):
             allowed = ", ".join(catalog.table_levels(self.env))
             raise RoomError(f"level must be one of {allowed}, got {level!r}")
+        refuse_level(self, seat)
         self.seats[seat].level = level
         self.touch()
 
@@ -312,7 +337,7 @@ class Room:
         p.ids.append(a)
         p.movers.append(seat)
         p.log.append({"step": p.step, "seat": seat, "text": self.game.action_to_str(a),
-                      "label": said.label, "others": said.others})
+                      "label": said.label, "others": said.others, **stand_in(self, seat)})
         judged = catalog.round_result(self.env, self.game, p.state, p.step, self.names())
         if judged is not None:
             p.round_result = judged

@@ -140,12 +140,12 @@ def test_no_way_into_another_seat_shows_its_hand(srv: LiveServer) -> None:
         refused(eve, {"type": "sit", "seat": 0, "name": "Eve"}, "taken by Ann")
         refused(eve, {"type": "hello", "token": foreign.token, "host_token": None}, "no seat's credential")
         refused(eve, {"type": "hello", "token": "x" * 32, "host_token": elsewhere["host_token"]},
-                "host token is wrong")
+                "host link is not this room's")
         assert "no seat's credential" in eve.error()["message"]  # both credentials are refused
         refused(ann_phone, {"type": "hello", "token": foreign.token, "host_token": None},
                 "no seat's credential")
         refused(eve, {"type": "move", "id": 0}, "sit first")
-        refused(host_tab, {"type": "level", "seat": 1, "level": "greedy"}, "who is here")
+        refused(host_tab, {"type": "level", "seat": 1, "level": "greedy"}, "between games")
         return None
 
     attack_round(cycle=False)
@@ -165,14 +165,17 @@ def test_no_way_into_another_seat_shows_its_hand(srv: LiveServer) -> None:
     bob_thread.join(timeout=60)
     assert rounds == 4 and bob_done
 
-    # Bob closes his page; the host hands his seat to a computer; nobody else may take it
-    # (the game has ended here, so this runs against a fresh game: a rematch)
+    # Bob closes his page: the host cannot hand his seat to a computer (only the room's away
+    # time does); Bob leaves it; nobody else may take it (the game has ended here, so this
+    # runs against a fresh game: a rematch)
     ann.send({"type": "rematch"})
     ann.until(lambda m: m["type"] == "table" and m["game_index"] == 1)
-    bob.close()
     host_tab, eve = host_tabs[-1], strangers[-1]
-    host_tab.until(lambda m: m["type"] == "room" and not m["seats"][1]["connected"])
-    host_tab.send({"type": "level", "seat": 1, "level": "random"})
+    bob_again = Client(srv, room, token=bob.token)
+    bob_again.until(lambda m: m["type"] == "seated")
+    bob.close()
+    refused(host_tab, {"type": "level", "seat": 1, "level": "random"}, "between games")
+    bob_again.send({"type": "leave"})
     host_tab.until(lambda m: m["type"] == "room" and m["seats"][1]["kind"] == "computer")
     refused(eve, {"type": "sit", "seat": 1, "name": "Eve"}, "kept for the person who left")
     refused(host_tab, {"type": "sit", "seat": 1, "name": "Ann"}, "kept for the person who left")
