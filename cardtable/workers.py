@@ -229,6 +229,8 @@ def _watch_server(pid: int) -> None:
 #: server (measured: cheaper than a round trip to a worker process, which costs about as
 #: much as the decision); the search levels think in the worker processes
 LIGHT_LEVELS = frozenset({"greedy", "planner"})
+#: :meth:`Pool.lane` of a move thought out on the server's threads, and of one drawn inline
+THREADS, INLINE = -1, -2
 
 
 class Pool:
@@ -246,6 +248,8 @@ class Pool:
             method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
             self._ctx = multiprocessing.get_context(method)
             self._procs = [self._new_process() for _ in range(workers)]
+            for proc in self._procs:  # start them now, not at the first search (see start_loading)
+                self.start_loading(proc)
         self._threads = concurrent.futures.ThreadPoolExecutor(
             max_workers=max(2, min(8, os.cpu_count() or 2)), thread_name_prefix="cardtable-agent")
 
@@ -253,6 +257,23 @@ class Pool:
         """One worker process (started at its first job), watching this server process."""
         return concurrent.futures.ProcessPoolExecutor(1, mp_context=self._ctx, initializer=_init_worker,
                                                       initargs=(os.getpid(), self.nice))
+
+    def lane(self, room: str, level: str) -> int:
+        """Where a computer's move of ``room`` at ``level`` is thought out: the index of its
+        worker process, :data:`THREADS` (the light levels, or ``workers=0``) or
+        :data:`INLINE` (``random``)."""
+        if level == "random":
+            return INLINE
+        if self._procs and level not in LIGHT_LEVELS:
+            return zlib.crc32(room.encode()) % len(self._procs)
+        return THREADS
+
+    @staticmethod
+    def start_loading(proc: concurrent.futures.ProcessPoolExecutor) -> None:
+        """Start a worker process now, in the background: it imports numpy, the rules and
+        the agents (seconds of CPU) before the first search needs it, not while the
+        first rooms play (measured in ``docs/cardtable/load.md``: the first seconds' moves)."""
+        proc.submit(_loaded).add_done_callback(lambda f: f.cancelled() or f.exception())
 
     def _executor(self, room: str, level: str) -> concurrent.futures.Executor:
         if self._procs and level not in LIGHT_LEVELS:
@@ -276,6 +297,7 @@ class Pool:
             if p is broken:
                 p.shutdown(wait=False, cancel_futures=True)
                 self._procs[i] = self._new_process()
+                self.start_loading(self._procs[i])
 
     def warm_up(self) -> None:
         """Start every worker process now (they import numpy and the agents once)."""

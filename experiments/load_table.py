@@ -12,7 +12,10 @@ rematch).  Reports:
 * moves/s: every move played in every room (people's and computers'), from the tables seen;
 * the round trip of a person's move: from sending it to receiving the table that shows it
   (the server checks, applies, saves and sends it; no computer thinking is included, since
-  the table showing a person's move is sent before any computer thinks), p50/p95/max;
+  the table showing a person's move is sent before any computer thinks), p50/p95/max, over
+  all moves and over those sent after the first ``--warm-up`` seconds (at the start every
+  room's person moves at the same instant: a burst of the people's own moves, which says
+  nothing of how the computers' thinking delays a person's);
 * the server's resident memory (its own process and its worker processes) at the end and
   its peak;
 * the data folder's size (the SQLite file, its WAL and shared-memory files) at the end, and
@@ -94,6 +97,10 @@ class Stats:
     """What the scripted people measured."""
 
     latencies: list[float] = field(default_factory=list)
+    #: when each of the latencies' moves was sent (perf_counter)
+    sent_at: list[float] = field(default_factory=list)
+    #: when the rooms started playing (perf_counter)
+    t0: float = 0.0
     moves: int = 0
     person_moves: int = 0
     games: int = 0
@@ -165,6 +172,7 @@ async def person(ws_url: str, room: str, host_token: str | None, seat: int, stat
             last_step = max(last_step, key)
             if sent is not None and (msg["game_index"], msg["step"]) == (sent[0], sent[1] + 1):
                 stats.latencies.append(now - sent[2])
+                stats.sent_at.append(sent[2])
                 sent = None
             if msg["result"] is not None:
                 if host_token is not None and counts_moves:
@@ -203,7 +211,7 @@ async def run(args: argparse.Namespace, base: str, pid: int, data: Path) -> tupl
             tasks.append(asyncio.create_task(
                 person(ws_url, info["room"], host, p, stats, stop, ready, p == 0, seed=r * 10 + p)))
     await ready.wait()
-    t0 = time.perf_counter()
+    t0 = stats.t0 = time.perf_counter()
     peaks = Peaks()
     while time.perf_counter() - t0 < args.seconds:
         await asyncio.sleep(0.5)
@@ -221,6 +229,8 @@ def report(args: argparse.Namespace, stats: Stats, elapsed: float, peaks: Peaks,
     """Print the results as a table, one row for the run (rich when installed), and the
     command that reproduces it."""
     lat = np.asarray(stats.latencies) * 1000 if stats.latencies else np.zeros(1)
+    later = [x for x, at in zip(stats.latencies, stats.sent_at) if at - stats.t0 >= args.warm_up]
+    steady = np.asarray(later) * 1000 if later else np.zeros(1)
     columns = [
         ("game, seats, level", f"{args.game}, {args.players}, {args.level}"),
         ("rooms x people", f"{args.rooms} x {args.people}"),
@@ -230,6 +240,8 @@ def report(args: argparse.Namespace, stats: Stats, elapsed: float, peaks: Peaks,
         ("games", f"{stats.games}"),
         ("person's move p50 / p95 / max (ms)",
          f"{np.percentile(lat, 50):.1f} / {np.percentile(lat, 95):.1f} / {lat.max():.0f}"),
+        (f"after the first {args.warm_up:g} s",
+         f"{np.percentile(steady, 50):.1f} / {np.percentile(steady, 95):.1f} / {steady.max():.0f}"),
         ("data folder at the end (MiB)", f"{data_end[0]:.1f}"),
         ("data peak / WAL peak (MiB)", f"{peaks.data:.1f} / {peaks.wal:.1f}"),
         ("server memory at the end (MiB, main + workers)", f"{pid_rss[0]:.0f} + {pid_rss[1]:.0f}"),
@@ -266,6 +278,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2, help="the server's worker processes")
     ap.add_argument("--worker-nice", type=int, default=0, help="the server's --worker-nice")
     ap.add_argument("--goal-ms", type=float, default=50.0, help="p95 goal for a person's move")
+    ap.add_argument("--warm-up", type=float, default=3.0, metavar="SECONDS",
+                    help="the moves sent in the first SECONDS are also left out of a second p50/p95/max "
+                         "(the start's burst of every room's first move)")
     ap.add_argument("--data", default=None, metavar="DIR",
                     help="the server's data folder, kept afterwards (default: a temporary one, removed)")
     args = ap.parse_args(argv)
