@@ -40,7 +40,7 @@ def play_game(
     render_mode: str | None = None,
     on_move: Hook | None = None,
     record_moves: bool = True,
-    **options: Any,
+    **options: object,
 ) -> GameResult:
     """Play one game of ``env_name`` with ``agents[i]`` in seat ``i``.
 
@@ -94,6 +94,6 @@ def play_between(
                       truncated=not terminal)
 
 
-def names(agents: Sequence[Any]) -> list[str]:
+def names(agents: Sequence[object]) -> list[str]:
     """Display names of several agents."""
     return [describe(a) for a in agents]

@@ -124,6 +124,6 @@ def legal_ids(observation: Observation) -> np.ndarray:
     return np.flatnonzero(observation["action_mask"])
 
 
-def describe(agent: Any) -> str:
+def describe(agent: object) -> str:
     """Short display name of an agent."""
     return str(getattr(agent, "name", type(agent).__name__))

@@ -307,7 +307,7 @@ class SB3Policy:
         return self.pick(obs, observation["action_mask"])
 
 
-def _is_sb3_model(obj: Any) -> bool:
+def _is_sb3_model(obj: object) -> bool:
     return hasattr(obj, "predict") and hasattr(obj, "policy") and hasattr(obj, "policy_class")
 
 
@@ -586,7 +586,7 @@ def evaluate(
     control_variates: bool = True,
     backend: str = "local",
     ray_address: str | None = None,
-    **options: Any,
+    **options: object,
 ) -> Evaluation:
     """Play ``policy`` against each level of ``against`` and score it (see the module docstring).
 

@@ -15,7 +15,6 @@ that seats one learner against computer players of the ladder::
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from cardenvs.core.wrappers import SingleAgentEnv
 
@@ -34,7 +33,7 @@ def single_agent_env(
     render_mode: str | None = None,
     seed: int | None = None,
     observation: str = "flat",
-    **options: Any,
+    **options: object,
 ) -> SingleAgentEnv:
     """A Gymnasium env of ``env_name``: the learner against ladder opponents.
 

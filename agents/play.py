@@ -158,7 +158,7 @@ def play(
     coach: bool = False,
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
-    **options: Any,
+    **options: object,
 ) -> int:
     """Run one interactive game; returns 0 when it ends normally, 1 on ``quit``."""
     inp = stdin or sys.stdin
@@ -202,7 +202,7 @@ def play(
     return 0
 
 
-def new_cards(before: Any, after: Any) -> str:
+def new_cards(before: object, after: object) -> str:
     """A line naming the cards that came into your hand with your move (a draw or a
     take), for games whose View has a ``hand`` of standard card ids; else nothing."""
     if not hasattr(before, "hand") or not hasattr(after, "hand"):
@@ -220,7 +220,7 @@ def new_cards(before: Any, after: Any) -> str:
 _REARRANGING = ("take", "shift", "upgrade")
 
 
-def changed_rows(before: Any, after: Any, move: str) -> str:
+def changed_rows(before: object, after: object, move: str) -> str:
     """Words for the rows a take, shift or upgrade changed, before and after (for games
     whose View has public ``rows`` of standard card ids); else nothing."""
     if not move.startswith(_REARRANGING) or not hasattr(before, "rows") or not hasattr(after, "rows"):

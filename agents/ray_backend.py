@@ -70,7 +70,7 @@ def _ray() -> Any:
     return ray
 
 
-def _source_package(fn: Any) -> str | None:
+def _source_package(fn: object) -> str | None:
     """The top-level package of ``fn``'s module when it is a source folder to ship
     (neither ``cardenvs`` nor ``agents``, not installed in site-packages), else ``None``."""
     while isinstance(fn, functools.partial):

@@ -104,7 +104,7 @@ def play_match(match: Match, make: Maker | None = None) -> MatchResult:
 
 
 def schedule(env_name: str, levels: Sequence[str], players: int, games: int, seed: int = 0,
-             **options: Any) -> list[Match]:
+             **options: object) -> list[Match]:
     """Seeded matches with seats rotated.
 
     Two players: every pair of levels plays ``games`` games, alternating who sits first
@@ -377,7 +377,7 @@ def analyse(results: Sequence[MatchResult], levels: Sequence[str]) -> Report:
 
 def tournament(env_name: str, levels: Sequence[str | PlayerLike], players: int = 2, games: int = 100,
                seed: int = 0, workers: int = 1, progress: bool = True, backend: str = "local",
-               ray_address: str | None = None, **options: Any) -> Report:
+               ray_address: str | None = None, **options: object) -> Report:
     """Schedule, play and analyse a tournament in one call.
 
     ``levels``: level names and player objects (an agent, an object with ``act``, or a

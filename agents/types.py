@@ -23,4 +23,4 @@ V = TypeVar("V", bound=View)
 #: the rules object of a table whose game is known only at run time (found by its env name)
 SomeGame = Game[Any, Any]
 
-__all__ = ["Game", "S", "SomeGame", "V", "View"]
+__all__ = ["S", "SomeGame", "V"]

@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Generic, NamedTuple
 
 import numpy as np
 
@@ -93,7 +93,7 @@ def _ties(agent: HeuristicAgent) -> Policy:
     return policy
 
 
-def known_policy(player: Any) -> Policy | None:
+def known_policy(player: object) -> Policy | None:
     """How ``player`` draws its moves, when that is known: its own
     ``action_probabilities(game, view, legal)`` if it has one, the ladder's random and
     heuristic agents (exactly those classes, whose ``choose`` draws uniformly among the
@@ -153,7 +153,7 @@ def match_chance_rng(seed: int) -> np.random.Generator:
 KINDS = ("deal", "chance", "policy")
 
 
-class ChanceCorrector:
+class ChanceCorrector(Generic[S, V]):
     """Sums each seat's AIVAT chance corrections over one game, through the play loop's hooks.
 
     Call :meth:`start` with the dealt state, then pass :meth:`on_move` and
@@ -171,8 +171,8 @@ class ChanceCorrector:
     """
 
     def __init__(self, game: Game[S, V], value: ValueFunction, rng: np.random.Generator,
-                 samples: int = 8, deal_samples: int | None = None, outcomes: Outcomes | None = None,
-                 deals: Deals | None = None, policies: Sequence[Policy | None] | None = None,
+                 samples: int = 8, deal_samples: int | None = None, outcomes: Outcomes[S, V] | None = None,
+                 deals: Deals[S, V] | None = None, policies: Sequence[Policy[S, V] | None] | None = None,
                  coefficients: Mapping[str, float] | None = None) -> None:
         if samples < 1:
             raise ValueError(f"samples must be at least 1, got {samples}")
@@ -192,7 +192,7 @@ class ChanceCorrector:
         #: brackets added (the deal included)
         self.events = 0
         self.policies = list(policies) if policies is not None else [None] * n
-        self._before: Any = None
+        self._before: S | None = None
         self._support: list[tuple[int, float]] = []
 
     @property
@@ -205,7 +205,7 @@ class ChanceCorrector:
         """The deal's part of :attr:`total` (weighted)."""
         return self.coefficients["deal"] * self.parts["deal"]
 
-    def _add(self, kind: str, actual: Any, outcomes: Sequence[tuple[float, Any]]) -> None:
+    def _add(self, kind: str, actual: S, outcomes: Sequence[tuple[float, S]]) -> None:
         """Add the bracket ``V(actual) - sum of weight * V(outcome)`` (one batch of ``V``)."""
         vals = self.value(self.game, [actual, *(s for _, s in outcomes)])
         weights = np.array([w for w, _ in outcomes])
@@ -241,7 +241,7 @@ class ChanceCorrector:
             return
         game, before, support = self.game, self._before, self._support
         self._before = None
-        outcomes: list[tuple[float, Any]] = []
+        outcomes: list[tuple[float, S]] = []
         for a, w in support:
             if game.has_chance(before, a):
                 outcomes += [(w * x, t) for x, t in self.outcomes(game, before, a, self.rng)]

@@ -3,8 +3,6 @@ searched decision."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from cardenvs.rummy432.rules import Rummy432Game
@@ -33,7 +31,7 @@ class RummyRollouts(Rollouts[State, Rummy432View]):
         self.rules = game
         self.root_round = int(root.round)
         self.root_seat = int(root.seat)
-        self._conditioned: Any = None
+        self._conditioned: State | None = None
 
     def action(self, state: State, rng: np.random.Generator) -> int:
         """The planner's move on the mover's own view of the (sampled) state."""
