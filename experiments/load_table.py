@@ -23,7 +23,8 @@ rematch).  Reports:
   be folded back into the file, not grow.
 
 One client address opens every room and socket, so the server is started with its quotas
-per address (``--rooms-per-hour``, ``--conns-per-address``) raised to fit.
+per address (``--rooms-per-hour``, ``--conns-per-address``, ``--http-conns-per-address``,
+``--http-rate``, ``--http-burst``, ``--waiting-rooms-per-address``) raised to fit.
 
 Computer moves are unpaced (``--bot-delay 0``) by default: the rooms play as fast as the
 server allows, the worst case for a person's latency.
@@ -306,7 +307,10 @@ def main(argv: list[str] | None = None) -> int:
              str(args.bot_delay), "--workers", str(args.workers),
              "--worker-nice", str(args.worker_nice), "--log-level", "warning",
              "--rooms-per-hour", str(args.rooms + 10), "--max-rooms", str(args.rooms + 10),
-             "--conns-per-address", str(args.rooms * args.people + 10)],
+             "--conns-per-address", str(args.rooms * args.people + 10),
+             "--http-conns-per-address", str(args.rooms * args.people + 50),
+             "--http-rate", str(args.rooms * 10), "--http-burst", str(args.rooms * (args.people + 1) + 100),
+             "--waiting-rooms-per-address", str(args.rooms + 10)],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)
         try:
             deadline = time.monotonic() + 60
