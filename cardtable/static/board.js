@@ -76,11 +76,30 @@ export function renderBoard(v, hooks = null) {
   }
   labelBoard(v, board);
   wrap.replaceChildren(board);
+  keepDockRoom(board);
   decorate(v);
   if (refocus) {
     const again = [...board.querySelectorAll(refocus)].find((n) => n.tabIndex >= 0);
     if (again) again.focus({ preventScroll: true });
   }
+}
+
+/** A phone's screen: the status bar and the hand are fixed to its edges (style.css). */
+export const PHONE = typeof matchMedia === "function" ? matchMedia("(max-width: 640px)") : { matches: false };
+
+/** On a phone the hand (the board's `[data-dock]` part) is fixed at the bottom of the
+ * screen: the page keeps its height free at the end (`--dock-h`), so nothing stays under it. */
+let dockWatch = null;
+function keepDockRoom(board) {
+  const dock = board.querySelector("[data-dock]");
+  const set = () => document.documentElement.style.setProperty("--dock-h", `${dock && dock.isConnected ? dock.offsetHeight : 0}px`);
+  if (dockWatch) dockWatch.disconnect();
+  dockWatch = null;
+  if (dock && typeof ResizeObserver !== "undefined") {
+    dockWatch = new ResizeObserver(set);
+    dockWatch.observe(dock);
+  }
+  set();
 }
 
 /** Screen-reader names for what the board draws: every card by the game's words for it
@@ -254,7 +273,8 @@ export function renderBanner(v, live) {
     const node = r.roundResult(rr, ctx(v));
     const wrap = el("details", { class: "rr-wrap", id: "round-result" },
       el("summary", { text: `Round ${rr.round ?? ""} result: ${(rr.winners || []).map((s) => name(v, s)).join(" and ")} won the round` }), node);
-    wrap.open = v.roundShown === rr.step ? Boolean(wasOpen) : fresh;
+    // (on a phone it starts folded: its one line is in the status bar, the whole is screens long)
+    wrap.open = v.roundShown === rr.step ? Boolean(wasOpen) : fresh && !PHONE.matches;
     wrap.querySelector("summary").addEventListener("click", () => { v.roundShown = rr.step; });
     banner.append(wrap);
   }

@@ -54,6 +54,7 @@ export function showError(message) {
   while (box.children.length > 3) box.firstChild.remove();
   setTimeout(() => item.classList.add("fade"), 9000);
   setTimeout(() => item.remove(), 10000);
+  return item;
 }
 
 /** Something that happened at the table that everyone should know (the host changed, a

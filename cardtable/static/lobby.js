@@ -20,13 +20,15 @@ export function enterLobby() {
   let chosen = catalog.games.find((g) => g.name === saved) || catalog.games[0];
   const tiles = el("div", { class: "game-tiles", id: "game-tiles" });
   const form = el("div", { class: "lobby-form", id: "lobby-form" });
-  const pickGame = (g) => {
+  const pickGame = (g, picked = true) => {
     chosen = g;
     state.chosen = g.name;
     setRulesGame(g);
     store.set("cardtable:lastgame", g.name);
     for (const t of tiles.children) t.classList.toggle("chosen", t.dataset.game === g.name);
     buildForm(form, g);
+    // a person who picked a game sees its form (on a phone it is below the tiles)
+    if (picked && form.getBoundingClientRect().top > window.innerHeight * 0.5) form.scrollIntoView({ block: "start" });
   };
   for (const g of catalog.games) {
     tiles.append(el("button", { class: "game-tile", type: "button", "data-game": g.name, onclick: () => pickGame(g) },
@@ -39,7 +41,7 @@ export function enterLobby() {
     el("h1", { text: "Play cards with friends" }),
     el("p", { class: "lede", text: "Choose a game, make a room and send the link. Computer players fill any empty seat; each player can switch on a coach that only sees their own cards." }),
     tiles, form));
-  if (chosen) pickGame(chosen);
+  if (chosen) pickGame(chosen, false);
   else form.append(el("p", { text: "No games available (is the server running?)" }));
 }
 
@@ -93,9 +95,10 @@ function buildForm(form, g) {
   rows.append(el("label", { class: "opt" }, el("span", { class: "opt-name", text: "If a player leaves" }), awaySel,
     el("small", { class: "opt-help", text: "a computer plays the seat of a player who left after this long; coming back takes it back" })));
 
-  const nameInput = el("input", { id: "lobby-name", type: "text", maxlength: 24, placeholder: "your name", value: store.get("cardtable:name") || "" });
-  rows.append(el("label", { class: "opt" }, el("span", { class: "opt-name", text: "Your name" }), nameInput,
-    el("small", { class: "opt-help", text: "shown at your seat" })));
+  const nameInput = el("input", { id: "lobby-name", type: "text", maxlength: 24, placeholder: "your name", value: store.get("cardtable:name") || "",
+    autocomplete: "nickname" });
+  const nameRow = el("label", { class: "opt lobby-name" }, el("span", { class: "opt-name", text: "Your name" }), nameInput,
+    el("small", { class: "opt-help", text: "shown at your seat" }));
 
   const combos = g.combos || { keys: [], valid: [] };
   const order = ["num_players", ...(g.options || []).map((o) => o.name)];
@@ -172,8 +175,10 @@ function buildForm(form, g) {
   form.append(el("div", { class: "form-head" }, el("h2", { text: g.title }),
     g.rules ? el("button", { class: "btn small", id: "lobby-rules", type: "button", text: `Rules of ${g.title}`, onclick: () => openRules(g) }) : null),
     el("p", { class: "muted", text: "Press Play with friends to make a room, then send the link. Computer players fill any empty seat. Each player has their own coach, which only sees their own cards." }),
-    rows, el("div", { class: "create-row" }, create,
-      el("span", { class: "muted", text: "makes a room and its link; start alone or wait for friends" })));
+    // your name and the button first (the options below have defaults): on a phone they are in view
+    el("div", { class: "create-row" }, nameRow, create,
+      el("span", { class: "muted", text: "makes a room and its link; start alone or wait for friends" })),
+    el("h3", { class: "opt-title", text: "Options" }), rows);
 }
 
 function castNames(cast, n) {

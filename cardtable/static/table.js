@@ -33,6 +33,7 @@ export const T = {
   sentHost: false, // this page's hello carried a host token
   resignArmed: false, // the Resign button was pressed once: the next press resigns
   movesSig: "", // the ids of the moves offered: a new set clears the choice
+  askedName: null, // the request for a name shown when "Sit here" was tapped without one
 };
 
 /** The board's click and key handlers (the replay draws the same board without them). */
@@ -55,7 +56,8 @@ export function enterRoom(roomId) {
     el("section", { class: "tablearea" },
       el("div", { class: "statusbar", id: "statusbar" },
         el("div", { class: "status", id: "status", role: "status", "aria-live": "polite", "aria-atomic": "true", text: "Connecting\u2026" }),
-        el("div", { class: "moves", id: "moves", role: "group", "aria-label": "your moves" })),
+        el("div", { class: "moves", id: "moves", role: "group", "aria-label": "your moves" }),
+        el("div", { class: "barlines", id: "barlines" })),
       el("div", { id: "banner" }),
       el("div", { id: "board-wrap" })),
     el("aside", { class: "side" },
@@ -65,7 +67,16 @@ export function enterRoom(roomId) {
       el("div", { class: "panel", id: "log-panel" }),
       el("div", { class: "panel", id: "records-panel" }))));
   renderShare();
+  watchBars();
   connect();
+}
+
+/** On a phone the status bar is fixed at the top and the hand at the bottom (style.css):
+ * the page keeps room for them (`--bar-h`, `--dock-h`), whatever their height now. */
+function watchBars() {
+  const bar = document.getElementById("statusbar");
+  if (!bar || typeof ResizeObserver === "undefined") return;
+  new ResizeObserver(() => document.documentElement.style.setProperty("--bar-h", `${bar.offsetHeight}px`)).observe(bar);
 }
 
 function renderShare() {
@@ -175,6 +186,8 @@ function handle(msg) {
   switch (msg.type) {
     case "room": onRoom(msg); break;
     case "seated":
+      if (T.askedName) T.askedName.remove(); // the name came: the request for it is done
+      T.askedName = null;
       store.set(tokenKey(T.roomId), msg.token);
       store.set(seatKey(T.roomId), String(msg.seat));
       if (T.coachOn) send({ type: "coach", on: true });
@@ -227,7 +240,7 @@ function onRoom(room) {
   if (first && room.you === null && store.get(autoSitKey(T.roomId)) === "1") {
     store.set(autoSitKey(T.roomId), null);
     const free = room.seats.find((s) => s.kind !== "person");
-    if (free) send({ type: "sit", seat: free.seat, name: myName() });
+    if (free) send({ type: "sit", seat: free.seat, name: myName() || "Player" });
   }
   if (room.you !== null && room.you !== undefined && room.you !== prevYou && T.coachOn) send({ type: "coach", on: true });
   if (room.status === "waiting") {
@@ -242,11 +255,46 @@ function onRoom(room) {
   renderRecords();
 }
 
+/** The name typed (or kept from before); `null` when there is none yet. */
 function myName() {
   const input = document.getElementById("name-input");
-  const name = (input && input.value.trim()) || store.get("cardtable:name") || "Player";
-  store.set("cardtable:name", name);
+  const name = (input && input.value.trim()) || store.get("cardtable:name") || null;
+  if (name) store.set("cardtable:name", name);
   return name;
+}
+
+/** Take `seat` under the name typed; with no name yet, ask for one first (the field is
+ * brought into view and focused) rather than sit down as "Player". */
+function sitAt(seat) {
+  const name = myName();
+  if (name) {
+    send({ type: "sit", seat, name });
+    return;
+  }
+  const input = document.getElementById("name-input");
+  if (input) {
+    input.scrollIntoView({ block: "center" });
+    input.focus();
+    input.classList.add("wanted");
+  }
+  T.askedName = showError("Type your name first, then tap \u201cSit here\u201d.");
+}
+
+/** The name field (the one already on the page when there is one, so that what is being
+ * typed and the focus survive a redraw). */
+function nameField() {
+  const old = document.getElementById("name-input");
+  if (old) return old;
+  return el("input", { id: "name-input", type: "text", maxlength: 24, value: store.get("cardtable:name") || "", placeholder: "your name",
+    autocomplete: "nickname", "aria-label": "your name at the table" });
+}
+
+function nameLabel() {
+  const input = nameField();
+  const focused = document.activeElement === input;
+  const label = el("label", { class: "namefield" }, el("span", { text: "Your name" }), input);
+  if (focused) queueMicrotask(() => input.focus());
+  return label;
 }
 
 function renderSeats() {
@@ -265,14 +313,8 @@ function renderSeats() {
         parts.push(el("span", { class: "away-count", title: "a computer plays this seat when the time is up; opening the link again takes it back" },
           "computer in ", deadlineNode(s.awayUntil, { class: "countdown", "data-away-seat": s.seat })));
       }
-      if (room.host && s.connected === false && !mine) {
-        // the table waits for a person who closed the page; the host may let a computer play on
-        const sel = el("select", { class: "level-select", "data-seat": s.seat, title: "let a computer play this seat (their link still takes it back)" },
-          el("option", { value: "", text: "computer\u2026" }), ...(T.game.levels || []).map((lv) => el("option", { value: lv, text: levelWord(lv) })));
-        sel.onchange = () => { if (sel.value) send({ type: "level", seat: s.seat, level: sel.value }); };
-        parts.push(sel);
-      }
-    } else if (room.host && (room.status !== "finished" || true)) {
+      // an absent person's seat goes to a computer by the room's away time alone (never by the host)
+    } else if (room.host && room.status !== "playing") {
       const sel = el("select", { class: "level-select", "data-seat": s.seat, title: "this computer player's level",
         "aria-label": `level of the computer in seat ${s.seat + 1}` },
         ...(T.game.levels || [s.level]).map((lv) => el("option", { value: lv, text: levelWord(lv) })));
@@ -282,25 +324,28 @@ function renderSeats() {
     } else {
       parts.push(el("span", { class: "badge bot" }, botIcon(), levelWord(s.level)));
     }
-    if (s.reserved && (you === null || you === undefined)) {
-      parts.push(el("span", { class: "muted", text: "kept for the player who left" }));
+    if (s.reserved) {
+      // kept for the person who left it (their link takes it back): their name, and who plays now
+      parts[1].textContent = `${s.name} \u2014 away, a computer is playing`;
+      parts[1].title = "kept for the player who left: their link takes the seat back";
+      parts[1].classList.add("reserved");
     } else if (s.kind !== "person" && (you === null || you === undefined) && room.status !== "playing") {
       // nobody takes a seat during a game (its cards are its holder's alone): free seats are
       // offered before the deal and between games
       parts.push(el("button", { class: "btn small sit", type: "button", "data-seat": s.seat, text: "Sit here",
-        onclick: () => send({ type: "sit", seat: s.seat, name: myName() }) }));
+        onclick: () => sitAt(s.seat) }));
     }
     return el("div", { class: "seatrow" + (mine ? " mine" : "") + (T.table && T.table.current === s.seat ? " to-move" : ""), "data-seat": s.seat,
       role: "group", "aria-label": `seat ${s.seat + 1}: ${seatLabel(room, T.table, s.seat, you)}` }, ...parts);
   });
   const controls = el("div", { class: "seat-controls" });
   if (you === null || you === undefined) {
-    controls.append(el("label", { class: "namefield" }, el("span", { text: "Name" }),
-      el("input", { id: "name-input", type: "text", maxlength: 24, value: store.get("cardtable:name") || "", placeholder: "your name" })));
+    // before the deal the name field is at the top of the table, beside the seats (renderWaiting)
+    if (room.status !== "waiting") controls.append(nameLabel());
     const mySeat = store.get(seatKey(T.roomId));
     if (store.get(tokenKey(T.roomId)) && mySeat !== null && room.seats[Number(mySeat)] && room.seats[Number(mySeat)].kind !== "person") {
       controls.append(el("button", { class: "btn primary", id: "take-back", type: "button", text: `Take back seat ${Number(mySeat) + 1}`,
-        onclick: () => send({ type: "sit", seat: Number(mySeat), name: myName() }) }));
+        onclick: () => sitAt(Number(mySeat)) }));
     }
     controls.append(el("p", { class: "muted", text: room.status === "playing"
       ? "You are watching. Seats are taken before the deal: sit when the next game starts."
@@ -367,11 +412,12 @@ function renderWaiting() {
     el("div", { class: "wname", text: s.name + (you === s.seat ? " (you)" : "") }),
     el("div", { class: "muted", text: s.kind === "person" ? "player" : `computer \u00b7 ${levelWord(s.level)}` }),
     s.kind !== "person" && (you === null || you === undefined)
-      ? el("button", { class: "btn small sit", type: "button", "data-seat": s.seat, text: "Sit here", onclick: () => send({ type: "sit", seat: s.seat, name: myName() }) })
+      ? el("button", { class: "btn small sit", type: "button", "data-seat": s.seat, text: "Sit here", onclick: () => sitAt(s.seat) })
       : null));
   wrap.replaceChildren(el("div", { class: "waiting" },
     el("h2", { text: room.title }),
     el("p", { class: "muted", text: room.host ? "Send the link to your friends. Every seat not taken by a person is played by the computer. Start when ready." : "Waiting for the host to start. Pick a free seat to play, or just watch." }),
+    you === null || you === undefined ? el("div", { class: "wait-name" }, nameLabel()) : null,
     el("div", { class: "wait-seats" }, ...seats)));
 }
 
@@ -539,7 +585,39 @@ function moveButton(m, cls = "", key = 0) {
   key ? el("kbd", { class: "key", "aria-hidden": "true", text: String(key) }) : null, moveLabel(m));
 }
 
+/** The status bar's own lines, under the moves: the result's one-line summary (the round
+ * just judged, or the game's end) and the coach's first line, so that a phone, whose panels
+ * are screens below the board, shows them without scrolling (a tap goes to the whole). */
+function renderBarLines() {
+  const box = document.getElementById("barlines");
+  if (!box || !T.room) return;
+  const t = T.table;
+  const lines = [];
+  const go = (id) => () => { const n = document.getElementById(id); if (n) n.scrollIntoView({ block: "start" }); };
+  if (t && t.result) {
+    lines.push(el("button", { class: "barline result-line", id: "result-line", type: "button", onclick: go("banner"),
+      text: `Game over: ${t.result.summary || "see the result"}` }));
+  } else if (t && t.round_result && (t.round_result.step === undefined || t.step - t.round_result.step <= T.room.num_players)) {
+    const rr = t.round_result;
+    const won = (rr.winners || []).map((s) => name(T, s)).join(" and ");
+    lines.push(el("button", { class: "barline result-line", id: "result-line", type: "button", onclick: () => {
+      const d = document.getElementById("round-result");
+      if (d) { d.open = true; T.roundShown = rr.step; }
+      go("banner")();
+    }, text: `Round ${rr.round ?? ""}: ${won} won the round \u25b8` }));
+  }
+  const you = T.room.you;
+  if (T.coachOn && t && you !== null && you !== undefined && t.current === you && (t.moves || []).length && !t.result) {
+    const best = T.advice[0];
+    lines.push(el("button", { class: "barline coach-line", id: "coach-line", type: "button", onclick: go("coach-panel"),
+      title: "your coach's best move (the whole advice is in the coach panel)" },
+    el("b", { text: "Coach: " }), best ? `${moveLabel(best)}${best.reason ? ` \u2014 ${best.reason}` : ""}` : "thinking\u2026"));
+  }
+  box.replaceChildren(...lines);
+}
+
 function renderActions() {
+  renderBarLines();
   const status = document.getElementById("status");
   const box = document.getElementById("moves");
   if (!status || !box || !T.room) return;
@@ -593,6 +671,7 @@ function renderActions() {
 // ----------------------------------------------------------------- coach
 
 function renderCoach() {
+  renderBarLines();
   const panel = document.getElementById("coach-panel");
   if (!panel || !T.room) return;
   const you = T.room.you;
@@ -637,9 +716,13 @@ function renderCoach() {
 
 // ------------------------------------------------------------------- log
 
-/** A logged move in words: the server words it for this page (the mover's words for its
- * own moves, a third person's for the others'). */
+/** A logged move in words, told after the mover's name in the past tense (the server's
+ * words: "Ann threw J\u2665"), marked when a computer made it for a person who was away
+ * or whose time ran out (so that it does not read as theirs). */
 function logLabel(e) {
+  const who = e.for || name(T, e.seat);
+  if (e.stand_in === "away") return `${moveLabel(e)} (computer, while ${who} was away)`;
+  if (e.stand_in === "time") return `${moveLabel(e)} (computer, ${who}'s time ran out)`;
   return moveLabel(e);
 }
 

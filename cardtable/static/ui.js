@@ -70,7 +70,9 @@ export function playerPlate(ctx, seat, opts = {}) {
   const badge = info.kind === "person"
     ? el("span", { class: "badge person" + (info.connected === false ? " away" : ""),
       title: info.connected === false ? "disconnected" : "a person", text: info.connected === false ? "away" : "player" })
-    : el("span", { class: "badge bot", title: "computer player" }, botIcon(), levelWord(info.level));
+    : info.reserved // kept for the person who left it: their name, and who plays it now
+      ? el("span", { class: "badge person away reserved", title: "their link takes the seat back" }, "away \u2014 ", botIcon(), "a computer is playing")
+      : el("span", { class: "badge bot", title: "computer player" }, botIcon(), levelWord(info.level));
   const last = ctx.table && ctx.table.last ? ctx.table.last[seat] : null;
   const chips = [];
   if (ctx.room.host_seat === seat) chips.push(el("span", { class: "badge host", title: "the host", text: "host" }));

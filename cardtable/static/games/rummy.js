@@ -109,6 +109,16 @@ export function render(ctx) {
   return root;
 }
 
+/** What a hand's value is made of, in words: the card points of its groups less those of
+ * its loose cards (ace 1, 2 to 10 their number, J Q K 10), as the server judged them. */
+function valueWords(h) {
+  if (typeof h.value !== "number") return null;
+  const loose = typeof h.loose_value === "number" ? h.loose_value : 0;
+  const grouped = typeof h.grouped_value === "number" ? h.grouped_value : h.value + loose;
+  const text = loose ? `card points: ${grouped} in groups less ${loose} loose` : `card points of its groups: ${grouped}`;
+  return el("span", { class: "rr-points", title: "card points: ace 1, 2 to 10 their number, J Q K 10", text: `${text} (ace 1, J Q K 10)` });
+}
+
 /** Every hand shown with its groups, who won the round and why (all judged by the server). */
 export function roundResult(rr, ctx) {
   const box = el("div", { class: "round-result" });
@@ -121,9 +131,9 @@ export function roundResult(rr, ctx) {
     const shape = (h.shape || []).join("+") || "no group";
     const state = h.complete ? "complete" : `incomplete (loose ${h.loose_value ?? "?"})`;
     tbl.append(el("div", { class: "rr-row" + (winners.includes(s) ? " winner" : ""), "data-rr-seat": s },
-      el("div", { class: "rr-name" }, el("b", { text: ctx.name(s) }), winners.includes(s) ? el("span", { class: "chip gold", text: "wins the round" }) : null),
+      el("div", { class: "rr-name" }, el("b", { text: ctx.name(s), title: ctx.name(s) }), winners.includes(s) ? el("span", { class: "chip gold", text: "wins the round" }) : null),
       groups,
-      el("div", { class: "rr-judge", text: `${shape}, ${state}, value ${h.value ?? "?"}` })));
+      el("div", { class: "rr-judge" }, `${shape}, ${state}, value ${h.value ?? "?"}`, valueWords(h))));
   });
   box.append(tbl);
   // why: every deciding comparison, worded by the server (the game's table face)
