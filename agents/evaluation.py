@@ -93,7 +93,7 @@ from .knowledge import Reference, spec
 from .ladder import levels as ladder_levels
 from .ladder import playable_levels
 from .ray_backend import RayUnavailableError, add_backend_arguments, backend_of, check_backend
-from .tournament import Match, points, run_matches
+from .tournament import Match, MatchResult, points, run_matches
 from .types import S, V
 
 
@@ -631,18 +631,7 @@ def evaluate(
     if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
         raise ValueError(f"workers must be a positive int, got {workers!r}")
     check_backend(backend, ray_address)
-    levels = list(ladder_levels(env_name) if against is None else against)
-    if not levels:
-        raise ValueError("against is empty: name at least one level")
-    allowed = playable_levels(env_name)
-    for level in levels:
-        if not isinstance(level, str) or not (
-            level in allowed or level.startswith(("policy:", "ismcts"))
-        ):
-            raise ValueError(f"against takes level names of {env_name} ({', '.join(allowed)}, "
-                             f"policy:FILE.npz); got {level!r}")
-    if len(set(levels)) != len(levels):
-        raise ValueError(f"against names a level twice: {levels}")
+    levels = _levels(env_name, against)
     label, player, shown = resolve_policy(policy, env_name)
     if isinstance(player, SB3Policy):
         player.bind(table)  # the model's observation design: a clear error here, not in a worker
@@ -657,17 +646,52 @@ def evaluate(
                           backend=backend, ray_address=ray_address)
     out = Evaluation(env_name, players, name or shown, games, seed, dict(options))
     for level in levels:
-        mine = [r for r in results if level in r.match.seats]
-        done = [r for r in mine if not r.truncated]
-        pts = [points(r.rewards)[r.match.seats.index(label)] for r in done]
-        n = len(pts)
-        corr = [None if r.corrections is None else r.corrections[r.match.seats.index(label)] for r in done]
-        est = estimate(zip((r.match.seed for r in done), pts, corr), duplicate=duplicate)
-        rewards = [r.rewards[r.match.seats.index(label)] for r in done]
-        out.scores[level] = Score(
-            **vars(est), level=level, wins=sum(p == 1.0 for p in pts), shared=sum(0.0 < p < 1.0 for p in pts),
-            losses=sum(p == 0.0 for p in pts), truncated=len(mine) - n,
-            mean_reward=float(np.mean(rewards)) if rewards else math.nan, players=players)
+        out.scores[level] = _level_score(results, level, label, duplicate, players)
+    _rate_evaluation(out, levels, changed)
+    if verbose:
+        print(out.markdown(), flush=True)
+    return out
+
+
+
+def _levels(env_name: str, against: Sequence[str] | None) -> list[str]:
+    """The levels :func:`evaluate` plays (default the ordered ladder), checked: each a level
+    name of ``env_name`` (or ``policy:FILE``, ``ismcts...``), none twice."""
+    levels = list(ladder_levels(env_name) if against is None else against)
+    if not levels:
+        raise ValueError("against is empty: name at least one level")
+    allowed = playable_levels(env_name)
+    for level in levels:
+        if not isinstance(level, str) or not (
+            level in allowed or level.startswith(("policy:", "ismcts"))
+        ):
+            raise ValueError(f"against takes level names of {env_name} ({', '.join(allowed)}, "
+                             f"policy:FILE.npz); got {level!r}")
+    if len(set(levels)) != len(levels):
+        raise ValueError(f"against names a level twice: {levels}")
+    return levels
+
+
+def _level_score(results: Sequence[MatchResult], level: str, label: str, duplicate: bool,
+                 players: int) -> Score:
+    """The :class:`Score` of the entrant ``label`` over its games against ``level``."""
+    mine = [r for r in results if level in r.match.seats]
+    done = [r for r in mine if not r.truncated]
+    pts = [points(r.rewards)[r.match.seats.index(label)] for r in done]
+    n = len(pts)
+    corr = [None if r.corrections is None else r.corrections[r.match.seats.index(label)] for r in done]
+    est = estimate(zip((r.match.seed for r in done), pts, corr), duplicate=duplicate)
+    rewards = [r.rewards[r.match.seats.index(label)] for r in done]
+    return Score(
+        **vars(est), level=level, wins=sum(p == 1.0 for p in pts), shared=sum(0.0 < p < 1.0 for p in pts),
+        losses=sum(p == 0.0 for p in pts), truncated=len(mine) - n,
+        mean_reward=float(np.mean(rewards)) if rewards else math.nan, players=players)
+
+
+def _rate_evaluation(out: Evaluation, levels: Sequence[str], changed: Mapping[str, object]) -> None:
+    """Set ``out.rating`` from its scores on the ladder's published scale, or say in
+    ``out.unrated`` why it has none (options changed, no published ratings)."""
+    env_name, players, seed = out.env_name, out.players, out.seed
     reference = ladder_scale(env_name, players)
     if changed:
         out.unrated = (f"the ladder's ratings were measured with the default options, not "
@@ -680,9 +704,6 @@ def evaluate(
     else:
         mu, sigma, counted = _rate(list(out.scores.values()), reference, players, seed)
         out.rating = Rating(mu, sigma, reference, counted)
-    if verbose:
-        print(out.markdown(), flush=True)
-    return out
 
 
 # ------------------------------------------------------------------------- command line
