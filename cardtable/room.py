@@ -196,9 +196,9 @@ class Room:
 
     # ------------------------------------------------------------------ names
     def seat_name(self, seat: int) -> str:
-        """What a seat is called: the person's name, or the computer's name from the cast."""
+        """The person's name (also on a seat they left, from the deal on), or the cast's."""
         s = self.seats[seat]
-        if s.name and (s.person or self.reserved(seat)):  # a computer plays an absent person's seat
+        if s.name and (s.person or (s.token is not None and self.status != "waiting")):
             return s.name
         cast = catalog.game_info(self.env)["cast"]
         return str(cast[seat % len(cast)]) if cast else f"{s.level} {seat}"
@@ -286,8 +286,7 @@ class Room:
         self.touch()
 
     def set_level(self, seat: int, level: Any) -> None:
-        """The host sets a computer seat's level, between games (a person's seat is played
-        at the room's level while they are away: nobody sets it)."""
+        """The host sets a computer seat's level, between games (:func:`refuse_level`)."""
         if not isinstance(level, str) or level not in catalog.table_levels(self.env):
             allowed = ", ".join(catalog.table_levels(self.env))
             raise RoomError(f"level must be one of {allowed}, got {level!r}")

@@ -13,11 +13,13 @@ clear words.
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
 import pytest
 
+from cardtable.catalog import game_info
 from cardtable.names import NameError_, skeleton, unique_name
 from cardtable.room import Room, RoomError
 
@@ -155,3 +157,18 @@ def test_the_rules_panel_holds_the_players_rules_only(srv: LiveServer) -> None:
     assert "Who wins the round" in doc["html"]
     for dev in ("Position JSON", "rummy432_v0", "Rummy432Game", "Environment", "Move notation"):
         assert dev not in doc["html"], dev
+
+
+def test_the_record_names_an_absent_persons_seat_as_the_result_does() -> None:
+    room = Room("r", "line_v0", 2, {}, "random", "h")
+    room.sit(0, "Ann", None)
+    room.start(seed=3)
+    room.leave(0)  # a computer plays Ann's seat to the end
+    record = None
+    while record is None:
+        mover = room.current()
+        record = room.apply(mover, int(room.game.legal_actions(room.play.state)[0]))  # type: ignore[union-attr]
+    assert record["seats"][0]["name"] == "Ann" and record["seats"][0]["kind"] == "computer"
+    cast = game_info("line_v0")["cast"][0]
+    assert "Ann" in json.dumps(record["result"]) and cast not in json.dumps(record), cast
+    assert any(e.get("stand_in") == "away" for e in room.play.log)  # type: ignore[union-attr]
