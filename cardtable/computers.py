@@ -74,14 +74,15 @@ class Scheduler:
     once: the rooms take turns); :attr:`limit` bounds the turns in flight in all, and
     :meth:`observe` sets it from the event loop's lag: halved when the loop runs
     :data:`LAG_HIGH` late, one more when it ran under :data:`LAG_LOW` :data:`CALM_TICKS` times
-    in a row, between 1 and the sum of the caps.
+    in a row, between 1 (where it starts) and the sum of the caps.
     """
 
     def __init__(self, caps: dict[int, int]) -> None:
         self.caps = dict(caps)
         self.most = sum(self.caps.values())
-        #: turns in flight in all, at most (set by :meth:`observe`)
-        self.limit = self.most
+        #: turns in flight in all, at most (set by :meth:`observe`): one at first, more while
+        #: the loop keeps time (a start with every search at once delayed the first moves)
+        self.limit = 1
         #: looks at the loop in a row that found it on time
         self.calm = 0
         #: turns in flight: per lane, and in all
