@@ -98,7 +98,7 @@ def test_a_phone_game_keeps_moves_hand_coach_and_results_in_view(base: str, brow
 
     out = shots(tmp_path)
     room = api_room(base, "rummy432_v0", 2, {"hand_size": 6, "rounds_to_win": 2, "run_out_limit": 2},
-                    turn_seconds=3)
+                    turn_seconds=5)  # time to check a turn; the first one runs out
     d = phone(browsers)
     d.get(f"{base}/room/{room['room']}")
     # the link's page: the name field and the seats in view; no name yet: it asks for one
