@@ -26,7 +26,7 @@ import threading
 import time
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -193,29 +193,26 @@ def test_sockets_that_say_nothing_are_closed_and_pings_keep_them(tmp_path: Path)
 
 
 def test_an_ipv6_64_is_one_address_and_only_a_trusted_proxy_says_who(tmp_path: Path) -> None:
-    with live_server(tmp_path, conns_per_address=3, trusted_proxies=("127.0.0.1",)) as srv:
+    proxy = ("127.0.0.1",)
+    with live_server(tmp_path, conns_per_address=3, trusted_proxies=proxy) as srv, ExitStack() as kept:
         room = create_room(srv, "line_v0", 2)["room"]
-        kept = []
         url = f"{srv.ws_url}/ws/{room}"
         for i in range(3):
-            ws = connect(url, additional_headers={"X-Forwarded-For": f"2001:db8:0:1::{i + 1}"})
+            forwarded = {"X-Forwarded-For": f"2001:db8:0:1::{i + 1}"}
+            ws = kept.enter_context(connect(url, additional_headers=forwarded))
             ws.send(json.dumps({"type": "hello"}))
-            kept.append(ws)
         with connect(url, additional_headers={"X-Forwarded-For": "2001:db8:0:1:ffff::9"}) as ws:
             assert "too many connections from your address" in json.loads(ws.recv(timeout=5))["message"]
         with connect(url, additional_headers={"X-Forwarded-For": "2001:db8:0:2::1"}) as ws:
             ws.send(json.dumps({"type": "hello"}))  # another /64: its own
             assert json.loads(ws.recv(timeout=5))["type"] == "room"
-        for ws in kept:
-            ws.close()
-    with live_server(tmp_path / "b", conns_per_address=3) as srv:  # no trusted proxy: XFF is ignored
+    with live_server(tmp_path / "b", conns_per_address=3) as srv, ExitStack() as kept:  # no trusted proxy
         room = create_room(srv, "line_v0", 2)["room"]
-        kept = [connect(f"{srv.ws_url}/ws/{room}", additional_headers={"X-Forwarded-For": f"10.0.0.{i}"})
-                for i in range(3)]
-        with connect(f"{srv.ws_url}/ws/{room}", additional_headers={"X-Forwarded-For": "10.9.9.9"}) as ws:
+        url = f"{srv.ws_url}/ws/{room}"
+        for i in range(3):  # X-Forwarded-For is ignored: all are 127.0.0.1
+            kept.enter_context(connect(url, additional_headers={"X-Forwarded-For": f"10.0.0.{i}"}))
+        with connect(url, additional_headers={"X-Forwarded-For": "10.9.9.9"}) as ws:
             assert "too many connections from your address" in json.loads(ws.recv(timeout=5))["message"]
-        for ws in kept:
-            ws.close()
 
 
 def test_addresses() -> None:
@@ -358,5 +355,6 @@ def test_the_new_settings_have_flags_and_ranges() -> None:
         with pytest.raises(SystemExit):
             settings_of(ap, ap.parse_args(wrong))
     for field in ("idle_seconds", "http_rate", "header_seconds", "waiting_per_address"):
+        zero: dict[str, Any] = {field: 0}
         with pytest.raises(ValueError, match=field):
-            Settings(**{field: 0})
+            Settings(**zero)
