@@ -23,7 +23,9 @@ both directions are played.  Every pair plays the same deals (from ``--seed``).
 wins with probability ``e^a / (e^a + (n - 1) e^b)``.  The strengths are the maximum-likelihood
 fit to the **reduced** shares, each weighted by its games (a share is smoothed by half a
 game each way so a clean sweep stays finite), shown
-in Elo points (``400 log10 e`` per unit) with ``random`` at 0.  The 95% interval of a
+in Elo points (``400 log10 e`` per unit) with ``greedy`` at 0 (the anchor plays every
+pair close enough to inform it; ``random`` loses nearly every game, and an anchor there
+would pass the sweeps' uncertainty to every rating).  The 95% interval of a
 rating is the 2.5-97.5 percentile range over 400 parametric bootstrap refits, each
 pair's share drawn from a normal with its own interval's standard error.  Nothing is
 tuned on these games.
@@ -76,6 +78,8 @@ ELO = 400.0 / math.log(10.0)
 #: nets were trained on deals from 10,000,000)
 SEED = 50_000
 BOOTSTRAP = 400
+#: the entrant rated 0
+ANCHOR = "greedy"
 
 
 @dataclass
@@ -153,7 +157,7 @@ def observations(pairs: list[Pair], players: int) -> list[Pair]:
 
 
 def fit(names: list[str], pairs: list[Pair], players: int, shares: np.ndarray | None = None) -> np.ndarray:
-    """Plackett-Luce first-place strengths (``random``, else the first name, at 0) fitted
+    """Plackett-Luce first-place strengths (:data:`ANCHOR`, else the first name, at 0) fitted
     to the directed shares of ``pairs`` (or ``shares`` in their place) by Newton's method."""
     index = {n: i for i, n in enumerate(names)}
     obs = [p for p in pairs if p.a in index and p.b in index]
@@ -166,7 +170,7 @@ def fit(names: list[str], pairs: list[Pair], players: int, shares: np.ndarray | 
     ia = np.array([index[p.a] for p in obs])
     ib = np.array([index[p.b] for p in obs])
     offset = math.log(players - 1)
-    anchor = index.get("random", 0)
+    anchor = index.get(ANCHOR, 0)
     free = [i for i in range(len(names)) if i != anchor]
     r = np.zeros(len(names))
     for _ in range(100):
@@ -190,7 +194,7 @@ def fit(names: list[str], pairs: list[Pair], players: int, shares: np.ndarray | 
 
 def ratings(names: list[str], pairs: list[Pair], players: int,
             seed: int = 0) -> dict[str, tuple[float, float, float]]:
-    """``name -> (rating, low, high)`` in Elo points above ``random`` (see the module docstring)."""
+    """``name -> (rating, low, high)`` in Elo points above :data:`ANCHOR` (see the module docstring)."""
     index = {n: i for i, n in enumerate(names)}
     obs = [p for p in pairs if p.a in index and p.b in index]
     if players == 2:
@@ -262,13 +266,15 @@ def render(store: dict[str, Any], command: str) -> str:
         "of the seats) with the luck of the cards taken out (AIVAT-style control variates, unbiased), "
         "the plain points beside. Made by `python -m experiments.leaderboard` "
         "(`experiments/leaderboard.py` says how); `--add policy:FILE.npz --name NAME` adds a row.", "",
-        "**Rating**: Elo points above `random` of a Plackett-Luce first-place model fitted to the "
+        f"**Rating**: Elo points above `{ANCHOR}` of a Plackett-Luce first-place model fitted to the "
         "reduced shares, each weighted by its games; 95% interval from 400 parametric "
         "bootstrap refits. **Matrix**: the row's reduced score against the column (the row in one "
         "seat, the column in the others; fair share 1/players) with its 95% interval; the plain "
         "points in the table under it. **ABR / LBR**: the best score an approximate / local best "
         "response reached against the agent (a lower bound on its exploitability; 2 players only; "
-        "[ABR](abr.md), [LBR](best_response.md)); – where none was run.", "",
+        "[ABR](abr.md), [LBR](best_response.md)); – where none was run. The shipped value nets are "
+        "2-player nets, so at 3 and 4 players the reduced score is the plain one (variance ratio 1.00) "
+        "and duplicate deals are the only reduction; entrants a command `--skip`s are absent there.", "",
     ]
     for key in sorted(store["tables"], key=lambda k: (k.split("/")[0], int(k.split("/")[1]))):
         table = store["tables"][key]
@@ -312,7 +318,9 @@ def render(store: dict[str, Any], command: str) -> str:
                   f"{sum(p.seconds for p in pairs) / 60:.1f} minutes of games.", ""]
         entrants = ", ".join(f"`{n}` = `{spec}`" for n, spec in table["entrants"].items())
         lines += [f"Entrants: {entrants}.", ""]
-    lines += ["Last command:", "", "```bash", command, "```", "",
+    commands = store.get("commands") or [command]
+    lines += ["The commands that played the stored pairs (in order; a command plays only the pairs not yet "
+              "stored):", "", "```bash", *commands, "```", "",
               f"Written {datetime.date.today().isoformat()} on {machine()}; load (`uptime`) "
               f"at the end: `{_load()}`."]
     return "\n".join(lines) + "\n"
@@ -368,6 +376,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     store = load(results)
     command = command_line("experiments.leaderboard", argv)
     if not args.render:
+        store.setdefault("commands", []).append(command)
         for env in args.envs:
             game = cardenvs.game_class(env)
             for players in args.players:
