@@ -37,10 +37,13 @@ BOT_MOVES_PER_PASS = 1
 THREAD_TURNS, INLINE_TURNS = 4, 8
 #: seconds between two looks at how late the event loop runs
 TICK = 0.01
-#: the loop this late (seconds) means people wait: the computers' turns in flight are halved
-#: (down to one, so the computers never stop); after CALM_TICKS looks in a row under LAG_LOW
-#: one more is let in
-LAG_HIGH, LAG_LOW, CALM_TICKS = 0.003, 0.0015, 10
+#: how late the event loop may run, in seconds, before people wait: past it the computers'
+#: turns in flight are halved (down to one, so the computers never stop)
+LAG_HIGH = 0.003
+#: a loop under this lateness, in seconds, for ``CALM_TICKS`` looks in a row lets one more turn in
+LAG_LOW = 0.0015
+#: looks in a row under ``LAG_LOW`` before one more turn is let in
+CALM_TICKS = 10
 
 
 class Turn:
