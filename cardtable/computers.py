@@ -185,7 +185,7 @@ def job(room: Room, kind: str, seat: int, level: str) -> Job:
     return Job(kind=kind, room=room.id, game_index=p.index, env=room.env, num_players=room.num_players,
                options=catalog.options_key(room.options), seat=seat, level=level, seed=p.seed,
                step=p.step, prev_step=prev_step(room, seat), view=room.game.view(p.state, seat),
-               legal=list(room.game.legal_actions(p.state)), ids=list(p.ids))
+               legal=list(room.game.legal_actions(p.state)), ids=list(p.ids), names=tuple(room.names()))
 
 
 class Computers:

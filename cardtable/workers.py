@@ -64,6 +64,8 @@ class Job:
     legal: list[int]
     #: the action ids played so far in this game (for a replay)
     ids: list[int] = field(default_factory=list)
+    #: every seat's name, for the coach's words ("careful, Bob took eights")
+    names: tuple[str, ...] = ()
 
 
 @dataclass
@@ -82,7 +84,7 @@ def _new_engine(job: Job) -> Any:
     from agents.ladder import make_agent
 
     if job.kind == "coach":
-        return Coach(job.env, level=job.level, seed=job.seed)
+        return Coach(job.env, level=job.level, seed=job.seed, names=list(job.names) or None)
     return make_agent(job.env, job.level, seed=job.seed)
 
 

@@ -172,3 +172,19 @@ def test_the_record_names_an_absent_persons_seat_as_the_result_does() -> None:
     cast = game_info("line_v0")["cast"][0]
     assert "Ann" in json.dumps(record["result"]) and cast not in json.dumps(record), cast
     assert any(e.get("stand_in") == "away" for e in room.play.log)  # type: ignore[union-attr]
+
+
+def test_the_tables_coach_names_the_players() -> None:
+    """The coach's words at the table name the seats as the room does ("Bob took eights")."""
+    from cardtable import computers, workers
+
+    room = Room("r1", "rummy432_v0", 2, {}, "planner", "h")
+    room.sit(0, "Alice", None)
+    room.sit(1, "Bob", None)
+    room.start(seed=3)
+    job = computers.job(room, "coach", 0, "planner")
+    assert job.names == ("Alice", "Bob")
+    coach = workers._new_engine(job)
+    assert coach.names == ("Alice", "Bob")
+    unnamed = workers._new_engine(computers.job(room, "move", 0, "planner"))
+    assert not hasattr(unnamed, "names") or unnamed.names is None
