@@ -39,6 +39,8 @@ def snapshot(room: Room) -> dict[str, Any]:
             "index": p.index, "seed": p.seed, "start": p.start, "state": room.game.to_json(p.state),
             "rng": p.rng.bit_generator.state, "started": p.started, "step": p.step,
             "round_result": p.round_result, "result": p.result, "finished": p.finished,
+            # a computer's moves for an absent person: their marks outlive a restart
+            "stand_ins": [{k: e[k] for k in ("step", "stand_in", "for")} for e in p.log if "stand_in" in e],
         },
     }
 
@@ -79,6 +81,11 @@ def restore(data: dict[str, Any], moves: list[dict[str, Any]]) -> Room:
                          log=[{k: m[k] for k in ("step", "seat", "text", "label")} for m in moves],
                          round_result=pd["round_result"], result=pd["result"], finished=pd["finished"])
         _reword_log(room)
+        marks = {int(m["step"]): m for m in pd.get("stand_ins", [])}  # absent in older files
+        for entry in room.play.log:
+            mark = marks.get(int(entry["step"]))
+            if mark is not None:
+                entry["stand_in"], entry["for"] = str(mark["stand_in"]), str(mark["for"])
     return room
 
 

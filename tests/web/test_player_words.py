@@ -188,3 +188,28 @@ def test_the_tables_coach_names_the_players() -> None:
     assert coach.names == ("Alice", "Bob")
     unnamed = workers._new_engine(computers.job(room, "move", 0, "planner"))
     assert not hasattr(unnamed, "names") or unnamed.names is None
+
+
+def test_a_computers_marks_for_an_absent_person_outlive_a_restart() -> None:
+    from cardtable.persistence import restore, snapshot
+
+    room = Room("r", "line_v0", 2, {}, "random", "h")
+    room.sit(0, "Ann", None)
+    room.start(seed=5)
+    room.leave(0)
+    p = room.play
+    assert p is not None
+    for _ in range(6):
+        room.apply(room.current(), int(room.game.legal_actions(p.state)[0]))
+    marked = [(e["step"], e["stand_in"], e["for"]) for e in p.log if "stand_in" in e]
+    assert marked  # the computer moved for Ann
+    moves = [{"step": e["step"], "seat": e["seat"], "action": a, "text": e["text"], "label": e["label"]}
+             for e, a in zip(p.log, p.ids)]
+    again = restore(json.loads(json.dumps(snapshot(room))), moves)
+    assert again.play is not None
+    assert [(e["step"], e["stand_in"], e["for"]) for e in again.play.log if "stand_in" in e] == marked
+    # a file written before the marks were kept loads, unmarked
+    old = json.loads(json.dumps(snapshot(room)))
+    del old["play"]["stand_ins"]
+    older = restore(old, moves)
+    assert older.play is not None and not [e for e in older.play.log if "stand_in" in e]
