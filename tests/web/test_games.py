@@ -299,7 +299,9 @@ def test_no_message_leaks_hidden_cards_or_the_draw_order(played: Played) -> None
             for run in list(runs[step])[:50]:
                 assert " ".join(run) not in text
             checked += 1
-    assert checked > 100
+    # messages were checked: at least one a step (a short deal has ~20 steps;
+    # the spectators' room messages are batched, so no fixed count holds)
+    assert checked >= len(truth) > 1, (checked, len(truth))
 
 
 def test_the_catalog_names_unranked_levels_by_the_level_they_play_like() -> None:
