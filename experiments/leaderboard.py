@@ -156,14 +156,22 @@ def observations(pairs: list[Pair], players: int) -> list[Pair]:
     return [p for pair in pairs for p in (pair, pair.reversed())]
 
 
-def fit(names: list[str], pairs: list[Pair], players: int, shares: np.ndarray | None = None) -> np.ndarray:
-    """Plackett-Luce first-place strengths (:data:`ANCHOR`, else the first name, at 0) fitted
-    to the directed shares of ``pairs`` (or ``shares`` in their place) by Newton's method."""
+def _oriented(names: list[str], pairs: list[Pair], players: int) -> list[Pair]:
+    """The pairs among ``names``; at 2 players each once, the earlier name as A (the
+    reverse says the same), so the order is the same whichever way a pair was stored."""
     index = {n: i for i, n in enumerate(names)}
     obs = [p for p in pairs if p.a in index and p.b in index]
-    if players == 2:  # one direction per pair: the reverse says the same
-        obs = [p for p in obs if index[p.a] < index[p.b]] + [
-            p.reversed() for p in obs if index[p.a] > index[p.b]]
+    if players != 2:
+        return obs
+    return [p if index[p.a] < index[p.b] else p.reversed() for p in obs]
+
+
+def fit(names: list[str], pairs: list[Pair], players: int, shares: np.ndarray | None = None) -> np.ndarray:
+    """Plackett-Luce first-place strengths (:data:`ANCHOR`, else the first name, at 0) fitted
+    to the directed shares of ``pairs`` (or ``shares``, in the order of :func:`_oriented`,
+    in their place) by Newton's method."""
+    index = {n: i for i, n in enumerate(names)}
+    obs = _oriented(names, pairs, players)
     s = np.array([p.share for p in obs]) if shares is None else shares
     w = np.array([p.weight for p in obs])
     s = np.clip((s * w + 0.5) / (w + 1.0), 1e-6, 1 - 1e-6)  # half a game each way
@@ -196,10 +204,7 @@ def ratings(names: list[str], pairs: list[Pair], players: int,
             seed: int = 0) -> dict[str, tuple[float, float, float]]:
     """``name -> (rating, low, high)`` in Elo points above :data:`ANCHOR` (see the module docstring)."""
     index = {n: i for i, n in enumerate(names)}
-    obs = [p for p in pairs if p.a in index and p.b in index]
-    if players == 2:
-        obs = [p for p in obs if index[p.a] < index[p.b]] + [
-            p.reversed() for p in obs if index[p.a] > index[p.b]]
+    obs = _oriented(names, pairs, players)
     base = fit(names, obs, players)
     se = np.array([(p.high - p.low) / (2 * t_quantile(max(p.deals - 1, 1))) for p in obs])
     mean = np.array([p.share for p in obs])
