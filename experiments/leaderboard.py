@@ -322,7 +322,9 @@ def render(store: dict[str, Any], command: str) -> str:
                   f"median {np.median(ratio):.2f}, range {min(ratio):.2f}-{max(ratio):.2f}; "
                   f"{sum(p.seconds for p in pairs) / 60:.1f} minutes of games.", ""]
         entrants = ", ".join(f"`{n}` = `{spec}`" for n, spec in table["entrants"].items())
-        lines += [f"Entrants: {entrants}.", ""]
+        seeds = ", ".join(str(x) for x in sorted(set(table.get("seeds", []))))
+        lines += [f"Entrants: {entrants}. Deals from seed {seeds or 'unknown'} "
+                  "(every pair the same deals).", ""]
     commands = store.get("commands") or [command]
     lines += ["The commands that played the stored pairs (in order; a command plays only the pairs not yet "
               "stored):", "", "```bash", *commands, "```", "",
@@ -405,6 +407,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                                  f"({table['entrants'][name]}); choose another --name")
                     wanted = {**{n: s for n, s in table["entrants"].items()}, name: spec}
                 table["entrants"].update(wanted)
+                if args.seed not in table.setdefault("seeds", []):
+                    table["seeds"].append(args.seed)
                 _play_missing(table, list(wanted), deals_for, args, backend, address)
                 results.parent.mkdir(parents=True, exist_ok=True)
                 results.write_text(json.dumps(store, indent=1) + "\n")  # after every table: resumable
