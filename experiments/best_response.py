@@ -142,15 +142,20 @@ def markdown(rows: list[Row], settings: dict[str, object], command: str, load_be
                          f"{'yes' if res.exploitable else '–'} | {res.seconds / 60:.1f} | "
                          f"{r.cpu_seconds / 60:.1f} |")
         lines.append("")
-    if note:
-        lines += [note, ""]
+    return _end(lines, note, "Exploiter", settings, command, load_before, load_after,
+                "minutes are wall time, CPU minutes those of the script and its worker processes")
+
+
+def _end(lines: list[str], note: str, who: str, settings: dict[str, object], command: str, load_before: str,
+         load_after: str, minutes: str) -> str:
+    """A page's last part (the note, the settings, the command, when, where and the load),
+    joined to ``lines``."""
     shown = ", ".join(f"{k}={v}" for k, v in settings.items())
-    lines += [f"Exploiter settings: {shown}.", "",
-              "Command:", "", "```bash", command, "```", "",
-              f"Measured {datetime.date.today().isoformat()} on {machine()}; minutes are wall time, CPU "
-              "minutes those of the script and its worker processes.",
-              f"Load (`uptime`) before: `{load_before}`; after: `{load_after}`."]
-    return "\n".join(lines) + "\n"
+    tail = [note, ""] if note else []
+    tail += [f"{who} settings: {shown}.", "", "Command:", "", "```bash", command, "```", "",
+             f"Measured {datetime.date.today().isoformat()} on {machine()}; {minutes}.",
+             f"Load (`uptime`) before: `{load_before}`; after: `{load_after}`."]
+    return "\n".join(lines + tail) + "\n"
 
 
 def abr_markdown(rows: list[Row], settings: dict[str, object], command: str, load_before: str,
@@ -192,14 +197,7 @@ def abr_markdown(rows: list[Row], settings: dict[str, object], command: str, loa
                          f"{pct(res.plain_share)} [{pct(plo)}, {pct(phi)}] | "
                          f"{'yes' if res.exploitable else '–'} | {res.seconds / 60:.1f} |")
         lines.append("")
-    if note:
-        lines += [note, ""]
-    shown = ", ".join(f"{k}={v}" for k, v in settings.items())
-    lines += [f"Learner settings: {shown}.", "",
-              "Command:", "", "```bash", command, "```", "",
-              f"Measured {datetime.date.today().isoformat()} on {machine()}; minutes are wall time.",
-              f"Load (`uptime`) before: `{load_before}`; after: `{load_after}`."]
-    return "\n".join(lines) + "\n"
+    return _end(lines, note, "Learner", settings, command, load_before, load_after, "minutes are wall time")
 
 
 def main(argv: list[str] | None = None) -> list[Row]:
