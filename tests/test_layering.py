@@ -104,7 +104,7 @@ def test_arrows_go_downhill(layer: str) -> None:
 #: the floors below (every module of ``cardtable`` is on one)
 TABLE_LAYERS: list[tuple[str, set[str]]] = [
     ("data", {"settings", "limits", "addresses", "names", "catalog", "moves", "room", "records", "rules_docs",
-              "store", "workers"}),
+              "store", "types", "workers"}),
     ("rooms", {"connection", "hub", "presence", "persistence", "lifecycle"}),
     ("protocol", {"ports", "seating", "play", "coach", "computers", "protocol"}),
     ("server", {"server"}),
