@@ -10,17 +10,23 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict, cast
 
 import cardenvs
-from agents.knowledge import cast
+from agents.knowledge import cast as game_cast
 from agents.ladder import playable_levels, unranked_levels
-from cardenvs.core.game import Game, Option, OptionError
+from agents.types import S, V
+from cardenvs.core.game import Game, Option, OptionError, View
 from cardenvs.core.table import TableFace, value_words
 from cardenvs.registry import GAMES
+
+from .types import GameResult, JsonDict, OptionsKey, TableGame
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 #: options a room may not set (the rules' default is used): a turn cap is a safety net
 HIDDEN_OPTIONS: frozenset[str] = frozenset({"max_turns_per_round"})
@@ -36,7 +42,7 @@ def env_names() -> list[str]:
 
 
 @cache
-def game_class(env: str) -> type[Game[Any, Any]]:
+def game_class(env: str) -> type[TableGame]:
     """The rules class of a game (``ValueError`` naming the games if unknown)."""
     return cardenvs.registry.entry(env).game_class
 
@@ -62,26 +68,39 @@ def board_url(env: str) -> str | None:
 
 
 @lru_cache(maxsize=256)
-def make_game(env: str, num_players: int, options_key: tuple[tuple[str, Any], ...]) -> Game[Any, Any]:
+def make_game(env: str, num_players: int, options_key: OptionsKey) -> TableGame:
     """A (cached, stateless) rules object for a table."""
     return game_class(env)(num_players, **dict(options_key))
 
 
-def options_key(options: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+def options_key(options: Mapping[str, object]) -> OptionsKey:
     """Hashable form of an options dict (for :func:`make_game`)."""
     return tuple(sorted(options.items()))
 
 
-def _allowed_list(opt: Option) -> list[Any]:
+def _allowed_list(opt: Option) -> list[object]:
     return list(opt.allowed)
 
 
-def _option_info(env: str, name: str, opt: Option) -> dict[str, Any]:
+class OptionInfo(TypedDict, total=False):
+    """One option for the lobby (:func:`_option_info`; ``min`` and ``max`` for a range)."""
+
+    name: str
+    default: object
+    allowed: list[object]
+    title: str
+    help: str
+    labels: list[str]
+    min: int
+    max: int
+
+
+def _option_info(env: str, name: str, opt: Option) -> OptionInfo:
     """One option for the lobby: its values, and in players' words (from the game's table
     face) its title, what it does and each value (``labels``, beside ``allowed``)."""
     said = face(env).option_words.get(name)
     allowed = _allowed_list(opt)
-    info: dict[str, Any] = {
+    info: OptionInfo = {
         "name": name, "default": opt.default, "allowed": allowed,
         "title": said.title if said else name.replace("_", " ").capitalize(),
         "help": said.help if said and said.help else opt.doc,
@@ -93,26 +112,26 @@ def _option_info(env: str, name: str, opt: Option) -> dict[str, Any]:
     return info
 
 
-def option_text(env: str, name: str, value: Any) -> str:
+def option_text(env: str, name: str, value: object) -> str:
     """A room's option as a player reads it: ``"run-outs: no limit"``."""
     said = face(env).option_words.get(name)
     title = said.title if said else name.replace("_", " ")
     return f"{title.lower()}: {said.value(value) if said else value_words(value)}"
 
 
-def _combos(env: str) -> dict[str, Any]:
+def _combos(env: str) -> JsonDict:
     """Allowed combinations of the seat count and the small discrete options, keeping
     only the options whose allowed values depend on the others."""
     cls = game_class(env)
     names = [n for n, o in cls.OPTIONS.items()
              if n not in HIDDEN_OPTIONS and len(o.allowed) <= _COMBO_LIMIT]
     keys = ["num_players", *names]
-    domains: list[Sequence[Any]] = [range(cls.min_players, cls.max_players + 1)]
+    domains: list[Sequence[object]] = [range(cls.min_players, cls.max_players + 1)]
     domains += [list(cls.OPTIONS[n].allowed) for n in names]
-    valid: list[tuple[Any, ...]] = []
+    valid: list[tuple[object, ...]] = []
     for combo in itertools.product(*domains):
         try:
-            cls(combo[0], **dict(zip(names, combo[1:])))
+            cls(cast(int, combo[0]), **dict(zip(names, combo[1:])))  # the first domain: seat counts
         except OptionError:
             continue
         valid.append(combo)
@@ -133,8 +152,31 @@ def _combos(env: str) -> dict[str, Any]:
     return {"keys": [keys[j] for j in keep], "valid": [list(r) for r in rows]}
 
 
+class GameInfo(TypedDict):
+    """The lobby's description of one game (:func:`game_info`)."""
+
+    name: str
+    title: str
+    blurb: str
+    tile: list[int]
+    board: str | None
+    score_name: str
+    result_note: str
+    players: dict[str, int]
+    options: list[OptionInfo]
+    combos: JsonDict
+    levels: list[str]
+    level_peers: dict[str, str]
+    default_level: str
+    cast: list[str]
+    cards: list[str | None]
+    card_names: list[str | None]
+    spot_names: dict[str, str]
+    rules: str | None
+
+
 @cache
-def game_info(env: str) -> dict[str, Any]:
+def game_info(env: str) -> GameInfo:
     """The lobby's description of one game (``GET /api/games``)."""
     cls = game_class(env)
     entry = cardenvs.registry.entry(env)
@@ -153,7 +195,7 @@ def game_info(env: str) -> dict[str, Any]:
         "levels": table_levels(env),
         "level_peers": unranked_levels(env),
         "default_level": DEFAULT_LEVEL,
-        "cast": list(cast(env)),
+        "cast": list(cast_names(env)),
         "cards": words.card_texts(make_game(env, cls.default_players, ())),
         "card_names": words.card_names(make_game(env, cls.default_players, ())),
         "spot_names": dict(words.spot_names),
@@ -174,12 +216,17 @@ def table_levels(env: str) -> list[str]:
     return list(playable_levels(env))
 
 
-def all_games() -> dict[str, Any]:
+def cast_names(env: str) -> tuple[str, ...]:
+    """The game's named computer players (``cast`` in :func:`game_info`)."""
+    return game_cast(env)
+
+
+def all_games() -> JsonDict:
     """``GET /api/games``."""
     return {"games": [game_info(env) for env in env_names()]}
 
 
-def validate_table(body: Any) -> tuple[str, int, dict[str, Any], str]:
+def validate_table(body: object) -> tuple[str, int, JsonDict, str]:
     """``(env, num_players, options, level)`` from a room request, or ``ValueError`` with a
     message that says what is wrong and what is allowed."""
     if not isinstance(body, dict):
@@ -224,20 +271,20 @@ def offered_options(env: str) -> list[str]:
 
 
 # ------------------------------------------------------------------------------- views
-def view_dict(view: Any) -> dict[str, Any]:
+def view_dict(view: View) -> JsonDict:
     """A View as JSON-ready data: its fields, as ``dataclasses.asdict`` gives them for these
     Views (their fields are ints, strings and tuples of them; tuples become JSON lists),
     without ``asdict``'s deep copy."""
-    return {f.name: getattr(view, f.name) for f in dataclasses.fields(view)}
+    return {f.name: getattr(view, f.name) for f in dataclasses.fields(cast("DataclassInstance", view))}
 
 
-def public_view(game: Game[Any, Any], state: Any) -> dict[str, Any]:
+def public_view(game: Game[S, V], state: S) -> JsonDict:
     """The spectator's view as JSON-ready data: the rules' ``public_view`` (seat -1, what
     every seat knows; checked by the leak tests)."""
     return view_dict(game.public_view(state))
 
 
-def game_result(env: str, game: Game[Any, Any], state: Any, names: list[str]) -> dict[str, Any] | None:
+def game_result(env: str, game: Game[S, V], state: S, names: list[str]) -> GameResult | None:
     """The ``result`` of a finished game (``None`` while it runs): the rules' returns and
     infos, the winners, a summary, why in words (``why``: the game's table face, every
     deciding comparison) and every seat's final hand (``hands``: hidden during play, shown
@@ -262,8 +309,8 @@ def game_result(env: str, game: Game[Any, Any], state: Any, names: list[str]) ->
             "why": why, "hands": face(env).hands(game, state)}
 
 
-def round_result(env: str, game: Game[Any, Any], state: Any, step: int,
-                 names: list[str] | None = None) -> dict[str, Any] | None:
+def round_result(env: str, game: Game[S, V], state: S, step: int,
+                 names: list[str] | None = None) -> JsonDict | None:
     """The round the latest move ended, as the game's table face shows it (naming the
     players by ``names``), with the step it was judged after (``None`` when no round just
     ended)."""

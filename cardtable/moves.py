@@ -9,26 +9,26 @@ reads a full state or knows a game.
 
 from __future__ import annotations
 
-from typing import Any
-
+from agents.types import S, V
 from cardenvs.core.game import Game
 from cardenvs.core.table import MoveWords
 
 from .catalog import face
+from .types import JsonDict
 
 
-def words(env: str, game: Game[Any, Any], action: int, view: Any = None) -> MoveWords:
+def words(env: str, game: Game[S, V], action: int, view: V | None = None) -> MoveWords:
     """A move in words: the mover's (``label``) and everyone else's (``others``)."""
     return face(env).describe(game, action, view)
 
 
-def move_entry(env: str, game: Game[Any, Any], action: int, view: Any) -> dict[str, Any]:
+def move_entry(env: str, game: Game[S, V], action: int, view: V) -> JsonDict:
     """One legal move for the mover's client (``{"id", "text", "label", "cards", "spots"}``)."""
     said = words(env, game, action, view)
     return {"id": action, "text": game.action_to_str(action), "label": said.label,
             "cards": list(said.cards), "spots": list(said.spots)}
 
 
-def legal_moves(env: str, game: Game[Any, Any], legal: list[int], view: Any) -> list[dict[str, Any]]:
+def legal_moves(env: str, game: Game[S, V], legal: list[int], view: V) -> list[JsonDict]:
     """Every legal move of the mover, in id order."""
     return [move_entry(env, game, a, view) for a in legal]

@@ -8,13 +8,15 @@ import json
 import logging
 import sqlite3
 import time
-from typing import Any
+from collections.abc import Mapping
+from typing import TypedDict
 
 import numpy as np
 
 from .moves import words
-from .room import Play, Room, RoomError, Seat, check_time_settings
+from .room import Memo, Play, Room, RoomError, Seat, SeatData, check_time_settings, seat_data
 from .store import Store, storage_cause
+from .types import GameResult, JsonDict, LogEntry, MoveRow, Record
 
 log = logging.getLogger("cardtable")
 
@@ -26,7 +28,42 @@ class StorageFailed(RuntimeError):
     """A new room could not be written (the request is answered 503)."""
 
 
-def snapshot(room: Room) -> dict[str, Any]:
+class PlaySnapshot(TypedDict):
+    """The game of a :class:`Snapshot` (a file written before ``stand_ins`` lacks it)."""
+
+    index: int
+    seed: int
+    start: JsonDict
+    state: JsonDict
+    rng: Mapping[str, object]
+    started: str
+    step: int
+    round_result: JsonDict | None
+    result: GameResult | None
+    finished: str | None
+    stand_ins: list[LogEntry]
+
+
+class Snapshot(TypedDict):
+    """A room's saved form (:func:`snapshot`; a file written before ``host_seat`` or
+    ``settings`` lacks them)."""
+
+    id: str
+    env: str
+    num_players: int
+    options: JsonDict
+    default_level: str
+    host_token: str
+    created: str
+    status: str
+    games_played: int
+    host_seat: int | None
+    settings: dict[str, int | None]
+    seats: list[SeatData]
+    play: PlaySnapshot | None
+
+
+def snapshot(room: Room) -> Snapshot:
     """Everything needed to carry on after a restart (JSON-ready)."""
     p = room.play
     return {
@@ -34,18 +71,19 @@ def snapshot(room: Room) -> dict[str, Any]:
         "default_level": room.default_level, "host_token": room.host_token, "created": room.created,
         "status": room.status, "games_played": room.games_played, "host_seat": room.host_seat,
         "settings": room.settings(),
-        "seats": [dict(vars(s)) for s in room.seats],  # flat: asdict's deep copy costs more
+        "seats": [seat_data(s) for s in room.seats],
         "play": None if p is None else {
             "index": p.index, "seed": p.seed, "start": p.start, "state": room.game.to_json(p.state),
             "rng": p.rng.bit_generator.state, "started": p.started, "step": p.step,
             "round_result": p.round_result, "result": p.result, "finished": p.finished,
             # a computer's moves for an absent person: their marks outlive a restart
-            "stand_ins": [{k: e[k] for k in ("step", "stand_in", "for")} for e in p.log if "stand_in" in e],
+            "stand_ins": [{"step": e["step"], "stand_in": e["stand_in"], "for": e["for"]}
+                          for e in p.log if "stand_in" in e],
         },
     }
 
 
-def last_move(room: Room) -> dict[str, Any]:
+def last_move(room: Room) -> JsonDict:
     """The latest move as the store keeps it (one row of the move history)."""
     p = room.play
     assert p is not None and p.log
@@ -54,7 +92,7 @@ def last_move(room: Room) -> dict[str, Any]:
             "text": e["text"], "label": e["label"]}
 
 
-def restore(data: dict[str, Any], moves: list[dict[str, Any]]) -> Room:
+def restore(data: Snapshot, moves: list[MoveRow]) -> Room:
     """A room from its snapshot and its current game's moves (from the store), at the
     exact position it was saved in (``ValueError`` if they disagree)."""
     room = Room(data["id"], data["env"], int(data["num_players"]), data["options"],
@@ -78,7 +116,8 @@ def restore(data: dict[str, Any], moves: list[dict[str, Any]]) -> Room:
         room.play = Play(index=pd["index"], seed=pd["seed"], start=pd["start"], state=state, rng=rng,
                          started=pd["started"], ids=[m["action"] for m in moves],
                          movers=[m["seat"] for m in moves],
-                         log=[{k: m[k] for k in ("step", "seat", "text", "label")} for m in moves],
+                         log=[{"step": m["step"], "seat": m["seat"], "text": m["text"], "label": m["label"]}
+                              for m in moves],
                          round_result=pd["round_result"], result=pd["result"], finished=pd["finished"])
         _reword_log(room)
         marks = {int(m["step"]): m for m in pd.get("stand_ins", [])}  # absent in older files
@@ -140,8 +179,8 @@ def save_new(store: Store, room: Room) -> None:
                             "later") from None
 
 
-def commit(store: Store, room: Room, memo: tuple[Any, ...], move: bool = False,
-           record: dict[str, Any] | None = None, prune_moves: bool = False) -> None:
+def commit(store: Store, room: Room, memo: Memo, move: bool = False,
+           record: Record | None = None, prune_moves: bool = False) -> None:
     """Write the room as it is now (and the move just played, and a finished game's
     record; ``prune_moves``: a new game was dealt, the moves of earlier games, which
     their records hold, are deleted).  When the write fails the change is undone (back

@@ -10,19 +10,21 @@ step; the browser only draws the positions the server builds here.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import cast
 
 import numpy as np
 
 from . import catalog
 from .catalog import make_game, options_key
+from .types import GameResult, JsonDict, LogEntry, Record, TableGame
 
 #: a copy of the position is kept every this many moves of a replay
 CHECKPOINT = 32
 
 
-def replay(record: dict[str, Any], upto: int | None = None) -> tuple[Any, Any, np.random.Generator]:
+def replay(record: Record, upto: int | None = None) -> tuple[TableGame, object, np.random.Generator]:
     """``(game, state, rng)`` after replaying ``record``'s moves (the first ``upto`` of them).
 
     The deal comes from ``default_rng(seed)``, as at the table, and every move is applied
@@ -41,7 +43,7 @@ def replay(record: dict[str, Any], upto: int | None = None) -> tuple[Any, Any, n
     return game, state, rng
 
 
-def replayed_returns(record: dict[str, Any]) -> list[float]:
+def replayed_returns(record: Record) -> list[float]:
     """The returns the rules core gives at the end of the replayed record."""
     game, state, _ = replay(record)
     return [float(x) for x in game.returns(state)]
@@ -49,8 +51,8 @@ def replayed_returns(record: dict[str, Any]) -> list[float]:
 
 @dataclass
 class _Checkpoint:
-    state: Any
-    rng: dict[str, Any]
+    state: object
+    rng: Mapping[str, object]
 
 
 class Replay:
@@ -60,7 +62,7 @@ class Replay:
     its ``start``, a move these rules refuse, a mover other than the recorded one.
     """
 
-    def __init__(self, record: dict[str, Any]) -> None:
+    def __init__(self, record: Record) -> None:
         from .room import LOG_LENGTH
 
         self.record = record
@@ -76,9 +78,9 @@ class Replay:
             raise ValueError("the record's seed does not deal its start position")
         self._checkpoints = [_Checkpoint(game.clone(state), dict(rng.bit_generator.state))]
         #: every move, as the table logged it: ``{"step", "seat", "text", "label", "others"}``
-        self.log: list[dict[str, Any]] = []
+        self.log: list[LogEntry] = []
         #: the rounds judged on the way (their ``step``: the move that ended them)
-        self.rounds: list[dict[str, Any]] = []
+        self.rounds: list[JsonDict] = []
         movers = record.get("movers") or []
         for k, text in enumerate(record["moves"]):
             seat = int(game.current_player(state))
@@ -99,14 +101,15 @@ class Replay:
             if (k + 1) % CHECKPOINT == 0:
                 self._checkpoints.append(_Checkpoint(game.clone(state), dict(rng.bit_generator.state)))
         self.steps = len(self.log)
-        result = dict(record.get("result") or {})
+        result: GameResult = {}
+        result.update(record.get("result") or {})
         if "why" not in result or "hands" not in result:  # a record kept before they existed
             fresh = catalog.game_result(self.env, game, state, self.names) or {}
             result.setdefault("why", fresh.get("why", []))
             result.setdefault("hands", catalog.face(self.env).hands(game, state))
         self.result = result
 
-    def position(self, step: int) -> Any:
+    def position(self, step: int) -> object:
         """The state after ``step`` moves (a fresh copy)."""
         if not 0 <= step <= self.steps:
             raise ValueError(f"step must be in 0..{self.steps}, got {step}")
@@ -119,7 +122,7 @@ class Replay:
             game.apply(state, game.str_to_action(entry["text"]), rng)
         return state
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> JsonDict:
         """What the viewer needs before any position: the game, the seats, every move in a
         third person's words, the steps where rounds were judged, the result."""
         r = self.record
@@ -137,7 +140,7 @@ class Replay:
             "result": self.result, "started": r.get("started"), "finished": r.get("finished"),
         }
 
-    def frame(self, step: int, seat: int | None) -> dict[str, Any]:
+    def frame(self, step: int, seat: int | None) -> JsonDict:
         """The position after ``step`` moves as a ``table`` message shows it, seen by ``seat``
         (its View; ``None``: the public view), with every seat's hand (``hands``: the game
         is over, nothing is hidden any more), the move that led here and the latest round
@@ -152,14 +155,15 @@ class Replay:
         view = game.public_view(state) if seat is None else game.view(state, seat)
         last_round = None
         for rr in self.rounds:
-            if rr["step"] <= step:
+            if cast(int, rr["step"]) <= step:  # catalog.round_result's step
                 last_round = rr
         over = step == self.steps
         result = self.result if over else None
         current = -1 if over or game.is_terminal(state) else int(game.current_player(state))
         msg = table_fields(self.env, game, state, view, seat, current, self.log[:step], last_round, result)
+        led = None if step == 0 else self.log[step - 1]  # the move that led here
         msg.update(type="replay", step=step, game_index=self.record.get("index", 0), seat=seat,
                    hands=catalog.face(self.env).hands(game, state),
-                   move=None if step == 0 else {k: self.log[step - 1][k] for k in ("step", "seat", "text")}
-                   | {"label": self.log[step - 1]["others"]})
+                   move=None if led is None else {"step": led["step"], "seat": led["seat"],
+                                                  "text": led["text"], "label": led["others"]})
         return msg

@@ -16,13 +16,17 @@ import datetime
 import json
 import secrets
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict, cast
 
 import numpy as np
 
+from cardenvs.core.game import View
+
 from . import catalog
 from .moves import legal_moves, words
+from .types import GameResult, JsonDict, LogEntry, Record, StandIn, TableGame
 
 #: how many of the latest moves a ``table`` message lists
 LOG_LENGTH = 40
@@ -52,21 +56,37 @@ class Seat:
     timeouts: int = 0
 
 
+class SeatData(TypedDict, total=False):
+    """A :class:`Seat`'s fields as a dict (in a snapshot, and in a :data:`Memo`)."""
+
+    name: str | None
+    person: bool
+    token: str | None
+    level: str
+    coach: bool
+    timeouts: int
+
+
+def seat_data(s: Seat) -> SeatData:
+    """A seat's fields as a dict (flat: ``asdict``'s deep copy costs more)."""
+    return cast(SeatData, dict(vars(s)))
+
+
 @dataclass
 class Play:
     """The game being played (or the last one played) in a room."""
 
     index: int
     seed: int
-    start: dict[str, Any]
-    state: Any
+    start: JsonDict
+    state: object
     rng: np.random.Generator
     started: str
     ids: list[int] = field(default_factory=list)
     movers: list[int] = field(default_factory=list)
-    log: list[dict[str, Any]] = field(default_factory=list)
-    round_result: dict[str, Any] | None = None
-    result: dict[str, Any] | None = None
+    log: list[LogEntry] = field(default_factory=list)
+    round_result: JsonDict | None = None
+    result: GameResult | None = None
     finished: str | None = None
 
     @property
@@ -75,9 +95,16 @@ class Play:
         return len(self.ids)
 
 
-def table_fields(env: str, game: Any, state: Any, view_obj: Any, you: int | None, current: int,
-                 log: list[dict[str, Any]], round_result: dict[str, Any] | None,
-                 result: dict[str, Any] | None) -> dict[str, Any]:
+#: what :meth:`Room.undo` brings a room back to (taken by :meth:`Room.memo`): the seats,
+#: status, games played, host token, host seat, away and turn seconds, the play and its
+#: position (state, generator state, moves, round result, result, finish time)
+Memo = tuple[list[SeatData], str, int, str, int | None, int, int | None, Play | None,
+             tuple[object, Mapping[str, object], int, JsonDict | None, GameResult | None, str | None] | None]
+
+
+def table_fields(env: str, game: TableGame, state: object, view_obj: View, you: int | None, current: int,
+                 log: list[LogEntry], round_result: JsonDict | None,
+                 result: GameResult | None) -> JsonDict:
     """What a ``table`` message shows of a position, seen by seat ``you`` through
     ``view_obj`` (its View, or the public view for ``None``): the board facts, each seat's
     public facts in words, the last moves worded for ``you``, the scores and results.  The
@@ -96,7 +123,7 @@ def table_fields(env: str, game: Any, state: Any, view_obj: Any, you: int | None
         "type": "table", "view": catalog.view_dict(view_obj), "board": face.board(game, view_obj),
         "seat_facts": face.seat_facts(game, view_obj),
         "current": current, "moves": [], "prompt": "", "last": last, "log": words_log,
-        "scores": face.scores(game, view_obj, result),
+        "scores": face.scores(game, view_obj, cast("JsonDict | None", result)),  # a dict, as JSON
         "round_result": round_result, "result": result,
     }
 
@@ -119,7 +146,7 @@ TIME_SETTINGS: dict[str, tuple[int | None, int, int]] = {
 MAX_TIMEOUTS = 3
 
 
-def check_time_settings(values: dict[str, Any], partial: bool = False) -> dict[str, int | None]:
+def check_time_settings(values: Mapping[str, object], partial: bool = False) -> dict[str, int | None]:
     """A room's time settings from a request (``RoomError`` saying what is allowed): every
     setting, the defaults filling what is missing (``partial``: only those given)."""
     out: dict[str, int | None] = {}
@@ -140,7 +167,7 @@ def check_time_settings(values: dict[str, Any], partial: bool = False) -> dict[s
     return out
 
 
-def stand_in(room: Room, seat: int) -> dict[str, str]:
+def stand_in(room: Room, seat: int) -> StandIn:
     """A move's mark in the log when a computer made it for a person (``{"stand_in":
     "away"}``: the person was away; ``"time"``: their clock ran out), else nothing."""
     s = room.seats[seat]
@@ -167,7 +194,7 @@ def refuse_level(room: Room, seat: int) -> None:
 class Room:
     """One table: a game with its options, the seats, the host's credential and the play."""
 
-    def __init__(self, room_id: str, env: str, num_players: int, options: dict[str, Any],
+    def __init__(self, room_id: str, env: str, num_players: int, options: Mapping[str, object],
                  level: str, host_token: str) -> None:
         self.id = room_id
         self.env = env
@@ -175,7 +202,7 @@ class Room:
         self.options = dict(options)
         self.default_level = level
         self.host_token = host_token
-        self.game = catalog.make_game(env, num_players, catalog.options_key(self.options))
+        self.game: TableGame = catalog.make_game(env, num_players, catalog.options_key(self.options))
         self.seats = [Seat(level=level) for _ in range(num_players)]
         self.status = "waiting"
         self.games_played = 0
@@ -190,7 +217,7 @@ class Room:
         #: rooms expire (set by the server)
         self.active = time.time()
         #: per step: JSON-ready tables already built (seat or None for spectators)
-        self._tables: dict[int | None, dict[str, Any]] = {}
+        self._tables: dict[int | None, JsonDict] = {}
         self._texts: dict[int, str] = {}
         self._tables_step = -1
 
@@ -200,7 +227,7 @@ class Room:
         s = self.seats[seat]
         if s.name and (s.person or (s.token is not None and self.status != "waiting")):
             return s.name
-        cast = catalog.game_info(self.env)["cast"]
+        cast = catalog.cast_names(self.env)
         return str(cast[seat % len(cast)]) if cast else f"{s.level} {seat}"
 
     def other_names(self, seat: int) -> list[str]:
@@ -227,7 +254,7 @@ class Room:
         return text
 
     # ------------------------------------------------------------------ seats
-    def check_seat(self, seat: Any) -> int:
+    def check_seat(self, seat: object) -> int:
         """A seat number from a message (``RoomError`` if it is none of the room's)."""
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_players:
             raise RoomError(f"seat must be an int in 0..{self.num_players - 1}, got {seat!r}")
@@ -285,7 +312,7 @@ class Room:
         s.timeouts = 0
         self.touch()
 
-    def set_level(self, seat: int, level: Any) -> None:
+    def set_level(self, seat: int, level: object) -> None:
         """The host sets a computer seat's level, between games (:func:`refuse_level`)."""
         if not isinstance(level, str) or level not in catalog.table_levels(self.env):
             allowed = ", ".join(catalog.table_levels(self.env))
@@ -318,7 +345,7 @@ class Room:
         assert self.play is not None
         return bool(self.game.is_terminal(self.play.state) or self.game.is_truncated(self.play.state))
 
-    def apply(self, seat: int, action: Any) -> dict[str, Any] | None:
+    def apply(self, seat: int, action: object) -> Record | None:
         """Play ``action`` for ``seat``, checked by the rules core; returns the game's record
         when this move ended the game.  ``RoomError`` (nothing changed) when refused."""
         if self.status != "playing" or self.play is None:
@@ -349,7 +376,7 @@ class Room:
             return self.record()
         return None
 
-    def resign(self, seat: int) -> dict[str, Any]:
+    def resign(self, seat: int) -> Record:
         """The person at ``seat`` gives up: the game ends now, they lose (return -1) and the
         others share the win (+1 for a sole other seat, 0 each when several share it: the
         rules' own convention).  Returns the game's record; ``RoomError`` if no game runs."""
@@ -380,7 +407,7 @@ class Room:
         """The room's time settings, as the ``room`` message shows them."""
         return {"away_seconds": self.away_seconds, "turn_seconds": self.turn_seconds}
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> Record:
         """The finished game's record (PROTOCOL.md, "Records")."""
         p = self.play
         assert p is not None
@@ -396,7 +423,7 @@ class Room:
 
     # --------------------------------------------------------------- messages
     def room_message(self, you: int | None, host: bool, connected: list[int],
-                     away: dict[int, float] | None = None) -> dict[str, Any]:
+                     away: dict[int, float] | None = None) -> JsonDict:
         """The ``room`` message for a client sitting in ``you`` (``None``: a spectator);
         ``away``: per absent person's seat, seconds before a computer plays it."""
         away = away or {}
@@ -413,7 +440,7 @@ class Room:
             "game_index": 0 if self.play is None else self.play.index,
         }
 
-    def table_message(self, you: int | None) -> dict[str, Any] | None:
+    def table_message(self, you: int | None) -> JsonDict | None:
         """The ``table`` message for seat ``you`` (``None``: the public one); ``None``
         before the first game.  Built once per seat per step."""
         p = self.play
@@ -428,7 +455,7 @@ class Room:
             return cached
         game, state = self.game, p.state
         current = self.current()
-        moves: list[dict[str, Any]] = []
+        moves: list[JsonDict] = []
         prompt = ""
         view_obj = game.public_view(state) if you is None else game.view(state, you)
         if you is not None and current == you and self.seats[you].person:
@@ -441,23 +468,23 @@ class Room:
         return msg
 
     # ------------------------------------------------------------- persistence
-    def memo(self) -> tuple[Any, ...]:
+    def memo(self) -> Memo:
         """What :meth:`undo` needs to bring the room back to now (cheap: a copy of the
         game's state, not a snapshot; taken before every change the server saves)."""
         p = self.play
         played = None if p is None else (self.game.clone(p.state), p.rng.bit_generator.state, len(p.ids),
                                          p.round_result, p.result, p.finished)
-        return ([dict(vars(s)) for s in self.seats], self.status, self.games_played, self.host_token,
+        return ([seat_data(s) for s in self.seats], self.status, self.games_played, self.host_token,
                 self.host_seat, self.away_seconds, self.turn_seconds, p, played)
 
-    def undo(self, memo: tuple[Any, ...]) -> None:
+    def undo(self, memo: Memo) -> None:
         """Bring the room back to where it was when :meth:`memo` was taken (a change whose
         save failed: what the file holds is what everyone sees)."""
         (seats, self.status, self.games_played, self.host_token, self.host_seat, self.away_seconds,
          self.turn_seconds, p, played) = memo
         self.seats = [Seat(**s) for s in seats]
         self.play = p
-        if p is not None:
+        if p is not None and played is not None:  # both or neither
             state, rng, n, p.round_result, p.result, p.finished = played
             p.state = state
             p.rng.bit_generator.state = rng

@@ -30,9 +30,11 @@ import logging
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import cast
+
+from .types import JsonDict, MoveRow, Record
 
 log = logging.getLogger("cardtable")
 
@@ -128,14 +130,14 @@ def storage_cause(err: BaseException) -> str:
     return f"the table could not write its file ({str(err)[:200]})"
 
 
-def _record(text: str, index: int) -> dict[str, Any]:
+def _record(text: str, index: int) -> Record:
     """A finished game's record from its row (``ValueError`` saying what is wrong with it)."""
     record = json.loads(text)
     if not isinstance(record, dict):
         raise ValueError(f"a record is a JSON object, this row holds {type(record).__name__}")
     if record.get("index") != index or not isinstance(record.get("moves"), list) or "result" not in record:
         raise ValueError("the row is JSON but no record of this game (index, moves, result)")
-    return record
+    return cast(Record, record)
 
 
 class Store:
@@ -293,8 +295,8 @@ class Store:
             self.db.execute("PRAGMA busy_timeout=5000")
         self._truncate_busy = bool(busy)
 
-    def save_room(self, room_id: str, data: dict[str, Any], move: dict[str, Any] | None = None,
-                  record: dict[str, Any] | None = None, prune_moves_before: int | None = None) -> None:
+    def save_room(self, room_id: str, data: Mapping[str, object], move: JsonDict | None = None,
+                  record: Record | None = None, prune_moves_before: int | None = None) -> None:
         """Write a room's snapshot, the move that led to it (``{"game", "step", "seat",
         "action", "text", "label"}``, ``step`` counted from 1) and, when a game just ended,
         its record, in one transaction.  ``prune_moves_before``: delete the room's moves of
@@ -357,14 +359,14 @@ class Store:
         row = self.db.execute("SELECT at, games FROM expired WHERE id = ?", (room_id,)).fetchone()
         return None if row is None else (float(row[0]), int(row[1]))
 
-    def moves(self, room_id: str, game: int) -> list[dict[str, Any]]:
+    def moves(self, room_id: str, game: int) -> list[MoveRow]:
         """The moves of one game of a room, in order (``{"step", "seat", "action", "text", "label"}``)."""
         rows = self.db.execute(
             "SELECT step, seat, action, text, label FROM moves WHERE room = ? AND game = ? ORDER BY step",
             (room_id, game))
         return [{"step": st, "seat": se, "action": a, "text": t, "label": lb} for st, se, a, t, lb in rows]
 
-    def _read(self, rowid: int, room: str, index: int, text: str) -> tuple[dict[str, Any] | None, str]:
+    def _read(self, rowid: int, room: str, index: int, text: str) -> tuple[Record | None, str]:
         """A row's record and ``""``, or ``None`` and what is wrong with it (logged once)."""
         try:
             return _record(text, index), ""
@@ -373,18 +375,18 @@ class Store:
             self._log_damaged(rowid, room, index, why)
             return None, why
 
-    def games(self, room_id: str) -> list[dict[str, Any]]:
+    def games(self, room_id: str) -> list[Record]:
         """A room's finished games' records that can be read, oldest first (a damaged one is
         left out, and logged: :meth:`game_list` lists it)."""
         rows = self.db.execute("SELECT rowid, idx, record FROM games WHERE room = ? ORDER BY idx", (room_id,))
         found = (self._read(int(r), room_id, int(i), str(t))[0] for r, i, t in rows.fetchall())
         return [rec for rec in found if rec is not None]
 
-    def game_list(self, room_id: str) -> list[dict[str, Any]]:
+    def game_list(self, room_id: str) -> list[JsonDict]:
         """A room's finished games, oldest first, as the games list shows them: ``{"index",
         "result", "moves"}`` (how many), or ``{"index", "damaged"}`` (what is wrong) for a
         record that cannot be read."""
-        out: list[dict[str, Any]] = []
+        out: list[JsonDict] = []
         rows = self.db.execute("SELECT rowid, idx, record FROM games WHERE room = ? ORDER BY idx", (room_id,))
         for rowid, idx, text in rows.fetchall():
             rec, why = self._read(int(rowid), room_id, int(idx), str(text))
@@ -392,7 +394,7 @@ class Store:
                        {"index": rec["index"], "result": rec["result"], "moves": len(rec["moves"])})
         return out
 
-    def game(self, room_id: str, index: int) -> dict[str, Any] | None:
+    def game(self, room_id: str, index: int) -> Record | None:
         """One finished game's record, or ``None`` (:class:`DamagedRecord` when its row
         cannot be read; logged)."""
         row = self.db.execute("SELECT rowid, record FROM games WHERE room = ? AND idx = ?",

@@ -88,7 +88,8 @@ def test_line_game_over_names_every_comparison_and_shows_every_hand(seed: int) -
             assert said[0] == (f"{w} beat {NAMES[p]} on hand total, {totals[winners[0]]} to {totals[p]} "
                                "(the lowest wins).")
     # every seat's hand, as each seat held it at the end
-    assert [sorted(h) for h in result["hands"]] == [sorted(h) for h in state.hands]
+    hands = result["hands"]
+    assert hands is not None and [sorted(h) for h in hands] == [sorted(h) for h in state.hands]
 
 
 def test_line_ties_are_broken_by_cards_held_then_shared() -> None:
@@ -118,7 +119,8 @@ def test_lineit_game_over_gives_every_score_and_comparison(seed: int) -> None:
         assert f"{NAMES[p]} " in why[0] and f"= {scores[p]}" in why[0]
         if scores[p] < top:
             assert f"beat {NAMES[p]} on score, {top} to {scores[p]} (the highest wins)." in " ".join(why)
-    assert len(result["hands"]) == 3
+    hands = result["hands"]
+    assert hands is not None and len(hands) == 3
 
 
 def test_rummy_game_over_says_who_reached_the_rounds_needed() -> None:
@@ -131,7 +133,8 @@ def test_rummy_game_over_says_who_reached_the_rounds_needed() -> None:
     for p in range(3):
         if p != w:
             assert f"{NAMES[p]} {scores[p]}" in result["why"][0]
-    assert [len(h) for h in result["hands"]] == [game.hand_size] * 3
+    hands = result["hands"]
+    assert hands is not None and [len(h) for h in hands] == [game.hand_size] * 3
     # then the last round's deciding comparisons, each player it beat by name
     last = game.infos(state)[0]["round_result"]
     assert w in last["winners"]
