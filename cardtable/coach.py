@@ -4,12 +4,12 @@ their decisions (``coach`` messages), asked once per decision, in the pool."""
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from .computers import job
 from .connection import Conn
 from .ports import Table
 from .room import Room, RoomError
+from .types import JsonDict, Message
 from .workers import Pool
 
 log = logging.getLogger("cardtable")
@@ -47,7 +47,7 @@ class Coaches:
         if p is None or p.index != index or p.step != step or not room.seats[seat].coach:
             self.coaching.pop((room.id, seat), None)
             return
-        msg = {"type": "coach", "advice": advice, "step": step}
+        msg: JsonDict = {"type": "coach", "advice": advice, "step": step}
         for c in self.table.conns.get(room.id, ()):
             if c.seat == seat:
                 c.send(msg)
@@ -64,7 +64,7 @@ class Coaches:
             self.coaching.pop((room.id, seat), None)
 
 
-def on_coach(t: Table, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
+def on_coach(t: Table, room: Room, conn: Conn, msg: Message) -> None:
     """Switch this seat's coach on or off.  Not written to the file by itself: the switch
     is saved with the room's next change (a client switches it on again when it comes
     back), so toggling costs no write."""

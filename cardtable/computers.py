@@ -19,7 +19,7 @@ import collections
 import logging
 import secrets
 from types import TracebackType
-from typing import Any
+from typing import cast
 
 from . import catalog
 from .ports import Table
@@ -252,7 +252,7 @@ class Computers:
             step, index, level = p.step, p.index, room.seats[seat].level
             started = loop.time()
             async with self.scheduler.turn(room.id, self.pool.lane(room.id, level)) as turn:
-                action: Any = None
+                action: int | None = None  # random: chosen behind the gate
                 if level != "random":
                     action = await self.think(room, seat, level)
                 wait = self.bot_delay - (loop.time() - started)
@@ -263,7 +263,7 @@ class Computers:
             if not ok:
                 await asyncio.sleep(RETRY_SECONDS)
 
-    async def _apply(self, room: Room, seat: int, asked: tuple[int, int, str], action: Any) -> bool:
+    async def _apply(self, room: Room, seat: int, asked: tuple[int, int, str], action: int | None) -> bool:
         """Play the move behind the gate if the table is still at the position it was asked
         about (else the driver thinks again about the new one); false if it could not be saved."""
         index, step, level = asked
@@ -284,7 +284,7 @@ class Computers:
         """A computer's move for the current position (a random legal move if it fails)."""
         j = job(room, "move", seat, level)
         try:
-            return int(await self.pool.run(j))
+            return int(cast(int, await self.pool.run(j)))  # a move job's answer: an action id
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -11,19 +11,32 @@ import asyncio
 import contextlib
 import json
 import time
-from typing import Any
+from collections.abc import Mapping
+from typing import Protocol, cast
 
 from .limits import ConnLimits
+from .types import JsonDict
 
 #: messages queued for one client before it is considered gone
 MAX_QUEUE = 1000
+
+
+class Socket(Protocol):
+    """What a :class:`Conn` uses of its WebSocket (Starlette's ``WebSocket`` is one)."""
+
+    @property
+    def path_params(self) -> Mapping[str, object]: ...
+
+    async def send_text(self, data: str) -> None: ...
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
 
 
 class Conn:
     """One WebSocket client of a room: who it is (seat, host), its outgoing queue and its
     message rates (:mod:`.limits`)."""
 
-    def __init__(self, ws: Any) -> None:
+    def __init__(self, ws: Socket | None) -> None:
         self.ws = ws
         self.seat: int | None = None
         self.token: str | None = None
@@ -39,7 +52,7 @@ class Conn:
         self.flooded = False
 
     @property
-    def room_id(self) -> Any:
+    def room_id(self) -> object:
         """The room of the socket's path (for the log)."""
         return self.ws.path_params.get("room_id") if self.ws is not None else None
 
@@ -59,7 +72,7 @@ class Conn:
         self.closed = True
         self.queue.put_nowait((code, reason[:120]))
 
-    def send(self, msg: dict[str, Any]) -> None:
+    def send(self, msg: JsonDict) -> None:
         """Queue a message object."""
         self.send_text(json.dumps(msg, separators=(",", ":")))
 
@@ -68,15 +81,17 @@ class Conn:
         self.send({"type": "error", "message": message, "for": for_type})
 
     async def writer(self) -> None:
-        """Send the queued messages in order until the connection ends."""
+        """Send the queued messages in order until the connection ends (a connection with a
+        socket: one without fails its first send, as a gone client does)."""
+        ws = cast(Socket, self.ws)
         while True:
             text = await self.queue.get()
             if not isinstance(text, str):
                 with contextlib.suppress(Exception):
-                    await self.ws.close(code=text[0], reason=text[1])
+                    await ws.close(code=text[0], reason=text[1])
                 return
             try:
-                await self.ws.send_text(text)
+                await ws.send_text(text)
             except Exception:  # the client went away; the reader notices too
                 self.closed = True
                 return

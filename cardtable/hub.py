@@ -11,10 +11,10 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable
-from typing import Any
 
 from .connection import Conn
 from .room import Room
+from .types import JsonDict
 
 #: seconds left before a computer plays each absent person's seat, for a room
 AwayLeft = Callable[[Room], dict[int, float]]
@@ -99,13 +99,13 @@ class Hub:
             if c.hello and c.seat is None and not c.host:
                 c.send_text(text)
 
-    def room_msg(self, room: Room, conn: Conn | None = None) -> dict[str, Any]:
+    def room_msg(self, room: Room, conn: Conn | None = None) -> JsonDict:
         """The ``room`` message for one client (``None``: a spectator without the host's
         credential)."""
         return room.room_message(None if conn is None else conn.seat, conn is not None and conn.host,
                                  self.connected(room), self.away_left(room))
 
-    def tell(self, room: Room, msg: dict[str, Any]) -> None:
+    def tell(self, room: Room, msg: JsonDict) -> None:
         """Send every client of the room that said hello one message."""
         if room.id in self._batched:
             self.flush(room)

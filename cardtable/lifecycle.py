@@ -8,11 +8,11 @@ import secrets
 import time
 from collections.abc import Container, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from . import catalog
 from .room import TIME_SETTINGS, Room, check_time_settings, new_token
 from .settings import HOUR, Settings
+from .types import JsonDict
 
 #: the fields of a room request (``POST /api/rooms``)
 ROOM_FIELDS = ("game", "num_players", "options", "level", *TIME_SETTINGS)
@@ -34,12 +34,12 @@ class RoomRequest:
 
     env: str
     num_players: int
-    options: dict[str, Any]
+    options: JsonDict
     level: str
     times: dict[str, int | None]
 
 
-def room_request(body: Any) -> RoomRequest:
+def room_request(body: object) -> RoomRequest:
     """The room a request asks for (``ValueError`` with what is allowed)."""
     if isinstance(body, dict):
         unknown = sorted(set(body) - set(ROOM_FIELDS))

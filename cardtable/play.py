@@ -9,15 +9,14 @@ Handlers take the :class:`~.ports.Table`, the room, the client's
 
 from __future__ import annotations
 
-from typing import Any
-
 from .connection import Conn
 from .ports import Table
 from .room import Room, RoomError
 from .seating import require_host
+from .types import Message
 
 
-def play_move(t: Table, room: Room, seat: int, action: Any) -> None:
+def play_move(t: Table, room: Room, seat: int, action: object) -> None:
     """Apply a checked move, save it, tell everyone, and go on (``RoomError`` if refused,
     or if it could not be saved: then it is not played)."""
     memo = room.memo()
@@ -43,7 +42,7 @@ def deal(t: Table, room: Room) -> None:
     t.kick(room)
 
 
-def on_start(t: Table, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
+def on_start(t: Table, room: Room, conn: Conn, msg: Message) -> None:
     """The host deals the first game."""
     require_host(conn, "start the game")
     if room.status != "waiting":
@@ -52,7 +51,7 @@ def on_start(t: Table, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
     deal(t, room)
 
 
-def on_rematch(t: Table, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
+def on_rematch(t: Table, room: Room, conn: Conn, msg: Message) -> None:
     """The host deals a new game with the same seats."""
     require_host(conn, "ask for a rematch")
     if room.status != "finished":
@@ -60,7 +59,7 @@ def on_rematch(t: Table, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
     deal(t, room)
 
 
-def on_resign(t: Table, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
+def on_resign(t: Table, room: Room, conn: Conn, msg: Message) -> None:
     """The seat's person gives up the game: it ends now, they lose, the others share the win."""
     if conn.seat is None or not room.seats[conn.seat].person:
         raise RoomError("only a seated person can resign; sit first")
@@ -70,13 +69,15 @@ def on_resign(t: Table, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
     record = room.resign(conn.seat)
     t.commit(room, memo, record=record)
     t.presence.check_away(room)
-    t.notice(room, str(record["result"]["summary"]))
+    result = record["result"]
+    assert result is not None  # a resignation's record has its result
+    t.notice(room, str(result["summary"]))
     t.broadcast_room(room)
     t.broadcast_table(room)
     t.kick(room)
 
 
-def _action(room: Room, msg: dict[str, Any]) -> Any:
+def _action(room: Room, msg: Message) -> int:
     """The action a ``move`` message names (by id or in notation), checked against the step."""
     assert room.play is not None
     has_id, has_text = msg.get("id") is not None, msg.get("text") is not None
@@ -95,7 +96,7 @@ def _action(room: Room, msg: dict[str, Any]) -> Any:
         raise RoomError(str(err)) from None
 
 
-def on_move(t: Table, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
+def on_move(t: Table, room: Room, conn: Conn, msg: Message) -> None:
     """The seat's move, checked by the rules core."""
     if conn.seat is None or not room.seats[conn.seat].person:
         raise RoomError("only a seated person can move; sit first")

@@ -7,11 +7,12 @@ any stand-in a test builds; the handlers import this module, never the server's.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 from .connection import Conn
 from .presence import Host, Presence
 from .room import Room
+from .types import JsonDict
 
 
 class Table(Host, Protocol):
@@ -21,7 +22,7 @@ class Table(Host, Protocol):
     @property
     def presence(self) -> Presence: ...
 
-    def room_msg(self, room: Room, conn: Conn | None = None) -> dict[str, Any]:
+    def room_msg(self, room: Room, conn: Conn | None = None) -> JsonDict:
         """The ``room`` message for one client."""
 
     def send_table(self, room: Room, conn: Conn) -> None:

@@ -25,11 +25,12 @@ import asyncio
 import logging
 from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from .connection import Conn
-from .room import MAX_TIMEOUTS, Room, RoomError, new_token
+from .room import MAX_TIMEOUTS, Memo, Room, RoomError, new_token
 from .settings import Settings
+from .types import JsonDict, Record
 
 log = logging.getLogger("cardtable")
 
@@ -66,8 +67,8 @@ class Host(Protocol):
     def connected(self, room: Room) -> list[int]:
         """How many clients are connected to each seat."""
 
-    def commit(self, room: Room, memo: tuple[Any, ...], move: bool = False,
-               record: dict[str, Any] | None = None, prune_moves: bool = False) -> None:
+    def commit(self, room: Room, memo: Memo, move: bool = False,
+               record: Record | None = None, prune_moves: bool = False) -> None:
         """Save the room (``RoomError``, the change undone, when the write fails)."""
 
     def unseat(self, room: Room, seat: int, host_leaves: bool = False) -> None:
@@ -82,13 +83,13 @@ class Host(Protocol):
     def kick(self, room: Room) -> None:
         """Go on: a computer to move thinks, a clock runs."""
 
-    def spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
+    def spawn(self, coro: Awaitable[None]) -> asyncio.Task[None]:
         """Run a task the server keeps."""
 
     async def think(self, room: Room, seat: int, level: str) -> int:
         """A computer's move for the current position."""
 
-    def play_move(self, room: Room, seat: int, action: Any) -> None:
+    def play_move(self, room: Room, seat: int, action: object) -> None:
         """Apply, save and tell a move."""
 
 
@@ -183,7 +184,7 @@ class Presence:
                 if c.hello:
                     c.send(msg)
 
-    def clock_message(self, room: Room) -> dict[str, Any]:
+    def clock_message(self, room: Room) -> JsonDict:
         """The ``clock`` message: whose turn is timed and the seconds left (``seat`` null:
         no clock runs)."""
         clock = self.clocks.get(room.id)

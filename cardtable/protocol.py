@@ -13,14 +13,15 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import cast
 
 from . import coach, play, seating
 from .connection import Conn
 from .limits import RATES, TOTAL
 from .ports import Table
 from .room import Room, RoomError
+from .types import JsonValue, Message
 
 log = logging.getLogger("cardtable")
 
@@ -45,7 +46,7 @@ FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
 }
 
 #: what a message handler is: (table, room, client, checked message) -> None, or RoomError
-Handler = Callable[[Table, Room, Conn, dict[str, Any]], None]
+Handler = Callable[[Table, Room, Conn, Message], None]
 #: each message type's handler
 HANDLERS: dict[str, Handler] = {
     "hello": seating.on_hello,
@@ -62,9 +63,9 @@ HANDLERS: dict[str, Handler] = {
 }
 
 
-def too_deep(obj: Any, limit: int = MAX_DEPTH) -> bool:
+def too_deep(obj: object, limit: int = MAX_DEPTH) -> bool:
     """Whether ``obj`` nests lists and objects more than ``limit`` levels (without recursion)."""
-    stack = [(obj, 1)]
+    stack: list[tuple[object, int]] = [(obj, 1)]
     while stack:
         x, depth = stack.pop()
         if isinstance(x, (list, dict)):
@@ -74,7 +75,7 @@ def too_deep(obj: Any, limit: int = MAX_DEPTH) -> bool:
     return False
 
 
-def parse_json(text: str | bytes) -> Any:
+def parse_json(text: str | bytes) -> JsonValue:
     """A JSON text as Python data; ``ValueError`` saying what is wrong when it is no JSON or
     nests more than :data:`MAX_DEPTH` levels (a deep nesting never reaches a recursive
     parser's limit unhandled)."""
@@ -105,7 +106,7 @@ def refuse(conn: Conn, message: str, for_type: str | None = None) -> None:
         conn.close(1008, "too many refused messages")
 
 
-def _message(text: str) -> dict[str, Any]:
+def _message(text: str) -> dict[str, JsonValue]:
     """The message object of a text (size, JSON, nesting, a string type); else ``Refusal``."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
         raise Refusal(f"message too long: at most {MAX_MESSAGE} bytes")
@@ -120,7 +121,7 @@ def _message(text: str) -> dict[str, Any]:
     return msg
 
 
-def check_fields(msg: dict[str, Any]) -> str:
+def check_fields(msg: Mapping[str, object]) -> str:
     """The message's type, once its fields are those of the type (:data:`FIELDS`); else
     ``Refusal``."""
     kind = str(msg["type"])
@@ -161,7 +162,7 @@ def handle(t: Table, room: Room, conn: Conn, text: str) -> None:
         refuse(conn, 'send "hello" first ({"type": "hello", "token": null, "host_token": null})', kind)
         return
     try:
-        HANDLERS[kind](t, room, conn, msg)
+        HANDLERS[kind](t, room, conn, cast(Message, msg))  # its fields are checked
     except RoomError as err:
         conn.error(str(err), kind)
         return

@@ -9,13 +9,13 @@ a refusal is a :class:`~.room.RoomError`, which the dispatcher sends back as an 
 from __future__ import annotations
 
 import secrets
-from typing import Any
 
 from .connection import Conn
 from .names import NameError_, clean_name, unique_name
 from .ports import Table
 from .presence import FORMER_HOST
 from .room import TIME_SETTINGS, Room, RoomError, check_time_settings
+from .types import Message
 
 
 def require_host(conn: Conn, what: str) -> None:
@@ -77,7 +77,7 @@ def _watchers(t: Table, room: Room) -> int:
     return sum(1 for c in t.conns.get(room.id, ()) if c.hello and c.seat is None and not c.closed)
 
 
-def on_hello(t: Table, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
+def on_hello(t: Table, room: Room, conn: Conn, msg: Message) -> None:
     """Identify the client: a seat (by its token), the host (by the host token), or a spectator."""
     first = not conn.hello
     conn.hello = True
@@ -111,7 +111,7 @@ def on_hello(t: Table, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
         t.presence.hand_over(room)  # a person is here: the host role may pass to them
 
 
-def on_sit(t: Table, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
+def on_sit(t: Table, room: Room, conn: Conn, msg: Message) -> None:
     """Take a free seat."""
     seat = room.check_seat(msg["seat"])
     try:
@@ -141,7 +141,7 @@ def on_sit(t: Table, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
     t.presence.hand_over(room)
 
 
-def on_leave(t: Table, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
+def on_leave(t: Table, room: Room, conn: Conn, msg: Message) -> None:
     """Give the seat to a computer (the token still takes it back)."""
     if conn.seat is None:
         raise RoomError("you do not sit at this table")
@@ -150,7 +150,7 @@ def on_leave(t: Table, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
     t.kick(room)
 
 
-def on_level(t: Table, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
+def on_level(t: Table, room: Room, conn: Conn, msg: Message) -> None:
     """The host sets a computer seat's level, between games; never a person's seat (an
     absent person's seat goes to a computer at the room's level after the room's away
     time, by the room's settings alone)."""
@@ -163,12 +163,12 @@ def on_level(t: Table, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
     t.kick(room)
 
 
-def on_settings(t: Table, room: Room, conn: Conn, msg: dict[str, Any]) -> None:
+def on_settings(t: Table, room: Room, conn: Conn, msg: Message) -> None:
     """The host sets the room's time settings, between games."""
     require_host(conn, "change the room's settings")
     if room.status == "playing":
         raise RoomError("the settings change between games, not during one")
-    values = check_time_settings({k: msg[k] for k in TIME_SETTINGS if k in msg}, partial=True)
+    values = check_time_settings({k: v for k, v in msg.items() if k in TIME_SETTINGS}, partial=True)
     memo = room.memo()
     for name, value in values.items():
         setattr(room, name, value)

@@ -17,7 +17,7 @@ import logging
 import time
 from collections.abc import Awaitable
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from . import persistence, play, seating
 from .coach import Coaches
@@ -27,15 +27,24 @@ from .hub import Hub
 from .lifecycle import Quotas, idle, new_room, room_request
 from .presence import Presence
 from .records import Replay
-from .room import Room
+from .room import Memo, Room
 from .settings import Settings
 from .store import Store
+from .types import JsonDict, Record
 from .workers import Pool
 
 log = logging.getLogger("cardtable")
 
 #: finished games' replays a server keeps built (least recently used go first)
 REPLAYS_KEPT = 16
+
+
+class NewRoom(TypedDict):
+    """A room just made (``POST /api/rooms``'s answer): its id, the host's credential, its link."""
+
+    room: str
+    host_token: str
+    link: str
 
 
 class Server:
@@ -47,7 +56,7 @@ class Server:
         self.store = Store(data)
         self.bot_delay = bot_delay
         self.pool = Pool(workers, nice=self.settings.worker_nice)
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
         #: the host role, absent people's seats, the turn clock
         self.presence = Presence(self)
         self.hub = Hub(self.presence.away_left)
@@ -78,7 +87,7 @@ class Server:
         """WebSocket connections open per client address."""
         return self.hub.by_address
 
-    async def replay(self, room_id: str, index: int, record: dict[str, Any]) -> Replay:
+    async def replay(self, room_id: str, index: int, record: Record) -> Replay:
         """The replay of a finished game (built once off the event loop, then kept while it
         is among the :data:`REPLAYS_KEPT` latest used); ``ValueError`` if it does not replay."""
         key = (room_id, index)
@@ -150,15 +159,15 @@ class Server:
         self.pool.close()
         self.store.close()
 
-    def spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
+    def spawn(self, coro: Awaitable[None]) -> asyncio.Task[None]:
         """Run ``coro`` as a task the server keeps (cancelled at shutdown)."""
-        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
+        task: asyncio.Task[None] = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
 
     # --------------------------------------------------------------- rooms
-    def create_room(self, body: Any, address: str = "?") -> dict[str, Any]:
+    def create_room(self, body: object, address: str = "?") -> NewRoom:
         """``POST /api/rooms`` from a client ``address``: a new room (``ValueError`` with what
         is allowed; :class:`~.lifecycle.Refused` over a quota;
         :class:`~.persistence.StorageFailed`)."""
@@ -173,8 +182,8 @@ class Server:
         self.conns[room.id] = set()
         return {"room": room.id, "host_token": room.host_token, "link": f"/room/{room.id}"}
 
-    def commit(self, room: Room, memo: tuple[Any, ...], move: bool = False,
-               record: dict[str, Any] | None = None, prune_moves: bool = False) -> None:
+    def commit(self, room: Room, memo: Memo, move: bool = False,
+               record: Record | None = None, prune_moves: bool = False) -> None:
         """Write the room as it is now (:func:`~.persistence.commit`: undone, ``RoomError``,
         when the write fails)."""
         persistence.commit(self.store, room, memo, move, record, prune_moves)
@@ -188,7 +197,7 @@ class Server:
         """Send everyone in the room its ``room`` message."""
         self.hub.broadcast_room(room)
 
-    def room_msg(self, room: Room, conn: Conn | None = None) -> dict[str, Any]:
+    def room_msg(self, room: Room, conn: Conn | None = None) -> JsonDict:
         """The ``room`` message for one client (``None``: a spectator without the host's
         credential)."""
         return self.hub.room_msg(room, conn)
@@ -209,7 +218,7 @@ class Server:
         """A computer plays ``seat`` from now on (:func:`~.seating.unseat`)."""
         seating.unseat(self, room, seat, host_leaves)
 
-    def play_move(self, room: Room, seat: int, action: Any) -> None:
+    def play_move(self, room: Room, seat: int, action: object) -> None:
         """Apply a checked move, save it, tell everyone, go on (:func:`~.play.play_move`)."""
         play.play_move(self, room, seat, action)
 

@@ -66,11 +66,11 @@ async def _admit(server: Server, ws: WebSocket) -> Room | None:
     return room
 
 
-async def _read(server: Server, room: Room, conn: Conn) -> None:
+async def _read(server: Server, room: Room, conn: Conn, ws: WebSocket) -> None:
     """Hand every text the client sends to the protocol until it goes or is closed."""
     try:
         while not conn.closed:
-            msg = await conn.ws.receive()
+            msg = await ws.receive()
             if msg["type"] == "websocket.disconnect":
                 break
             conn.heard = time.monotonic()
@@ -145,7 +145,7 @@ async def websocket(server: Server, ws: WebSocket, defences: Defences | None = N
     writer = asyncio.ensure_future(conn.writer())
     stop_watch = _watch(server, conn)
     try:
-        await _read(server, room, conn)
+        await _read(server, room, conn, ws)
     finally:
         stop_watch()
         server.hub.part(room.id, conn, address)
