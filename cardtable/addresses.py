@@ -22,9 +22,12 @@ import logging
 import math
 import time
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .limits import Bucket, Rate
+
+if TYPE_CHECKING:
+    from .settings import Settings
 
 log = logging.getLogger("cardtable")
 
@@ -186,7 +189,7 @@ class Defences:
     counts (what it refused, by kind: see ``docs/table.md``, "Deploying"), summed up in the
     log once a minute when something was refused."""
 
-    def __init__(self, settings: Any) -> None:
+    def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.http = AddressBuckets(Rate(settings.http_rate, settings.http_burst))
         self.penalties = Penalties(settings.flood_strikes, 600.0, settings.flood_bar)

@@ -19,13 +19,13 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import HTTPExceptionHandler
 from starlette.websockets import WebSocket
 
 from . import guard, pages, session
@@ -42,7 +42,7 @@ __all__ = ["FIELDS", "MAX_DEPTH", "MAX_MESSAGE", "ROOM_FIELDS", "STATIC", "Conn"
            "StorageFailed", "create_app", "parse_json", "too_deep"]
 
 
-def _routes(server: Callable[[], Server], config: Settings, defences: Defences) -> list[Any]:
+def _routes(server: Callable[[], Server], config: Settings, defences: Defences) -> list[BaseRoute]:
     """Every route of the table."""
     page, api = Pages(server), Api(server, config)
 
@@ -95,7 +95,7 @@ def create_app(data: str | Path = "./data", bot_delay: float = 0.6, workers: int
         finally:
             await server.shutdown()
 
-    handlers: dict[Any, Callable[..., Any]] = {HTTPException: http_error}
+    handlers: dict[type[Exception] | int, HTTPExceptionHandler] = {HTTPException: http_error}
     defences = Defences(config)  # the limits per address (guard.uvicorn_options: per connection too)
     app = Starlette(routes=_routes(srv, config, defences), lifespan=lifespan, exception_handlers=handlers,
                     middleware=[Middleware(guard.Edge, defences=defences), Middleware(pages.SecurityHeaders)])

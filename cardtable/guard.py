@@ -24,10 +24,13 @@ import logging
 import math
 import resource
 import time
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 import h11
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
@@ -64,10 +67,10 @@ class Connections:
         self.settings = defences.settings
         self.cap = open_files_cap() if cap is None else cap
         #: transport -> its address key ("" when not counted per address: a trusted proxy)
-        self.open: dict[Any, str] = {}
+        self.open: dict[asyncio.BaseTransport, str] = {}
         self.per_key: dict[str, int] = {}
 
-    def admit(self, transport: Any) -> bool:
+    def admit(self, transport: asyncio.BaseTransport) -> bool:
         """Count a new connection; ``False`` (not counted) when it is over a limit."""
         if transport in self.open:  # the same connection, upgraded to a socket
             return True
@@ -85,7 +88,7 @@ class Connections:
             self.per_key[key] = self.per_key.get(key, 0) + 1
         return True
 
-    def release(self, transport: Any) -> None:
+    def release(self, transport: asyncio.BaseTransport) -> None:
         """A connection ended (nothing if it was not counted)."""
         key = self.open.pop(transport, None)
         if key:
@@ -175,7 +178,19 @@ def protocols(conns: Connections) -> tuple[type[asyncio.Protocol], type[asyncio.
             type("GuardedWebSocket", (GuardedWebSocket,), {"conns": conns}))
 
 
-def uvicorn_options(app: Any, cap: int | None = None) -> dict[str, Any]:
+class UvicornOptions(TypedDict):
+    """The keyword arguments :func:`uvicorn_options` gives ``uvicorn.run`` (or ``Config``)."""
+
+    http: type[asyncio.Protocol]
+    ws: type[asyncio.Protocol]
+    proxy_headers: bool
+    backlog: int
+    h11_max_incomplete_event_size: int
+    timeout_keep_alive: int
+    ws_max_size: int
+
+
+def uvicorn_options(app: Starlette, cap: int | None = None) -> UvicornOptions:
     """uvicorn's settings for the table ``app`` (from :func:`~.app.create_app`): the guarded
     protocols, no proxy headers of uvicorn's own (:class:`Edge` reads those of the trusted
     proxies only), a bounded request head, the accept queue (``cap``: connections in all,

@@ -14,7 +14,6 @@ import logging
 import secrets
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any
 
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
@@ -30,6 +29,7 @@ from .rules_docs import NoRules, rules_doc, toc_html
 from .server import Server
 from .settings import Settings, same_origin
 from .store import DamagedRecord
+from .types import JsonValue, Record
 
 log = logging.getLogger("cardtable")
 
@@ -123,7 +123,7 @@ async def http_error(request: Request, exc: Exception) -> Response:
     return json_error(exc.status_code, str(detail))
 
 
-async def _body(request: Request) -> Any:
+async def _body(request: Request) -> JsonValue:
     """The JSON body of a room request; else the error answer (as ``HTTPException``)."""
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if ctype != "application/json":
@@ -224,7 +224,7 @@ class Api:
         room_id = self.room_of(request, records=True)
         return JSONResponse({"games": self.srv().store.game_list(room_id)})
 
-    def finished_game(self, request: Request) -> tuple[str, int, dict[str, Any]]:
+    def finished_game(self, request: Request) -> tuple[str, int, Record]:
         """The room, index and record of the path's finished game; else the HTTP error."""
         room_id = self.room_of(request, records=True)
         store = self.srv().store

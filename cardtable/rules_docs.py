@@ -19,7 +19,6 @@ import html
 import re
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
 
 import cardenvs
 from cardenvs.registry import GAMES
@@ -34,7 +33,7 @@ class RulesDoc:
     html: str
     toc: tuple[tuple[str, str, int], ...]
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> dict[str, object]:
         """``GET /api/games/{game}/rules``."""
         return {"game": self.game, "title": self.title, "html": self.html,
                 "toc": [{"id": i, "text": t, "level": lv} for i, t, lv in self.toc],

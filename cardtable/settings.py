@@ -9,10 +9,9 @@ requests from its own pages only, and keeps the export off.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 from urllib.parse import urlsplit
 
-from .addresses import parse_networks
+from .addresses import IPNetwork, parse_networks
 
 HOUR = 3600.0
 DAY = 24 * HOUR
@@ -80,7 +79,7 @@ class Settings:
     #: the origins as compared (lowercase, no trailing slash)
     origins: frozenset[str] = field(init=False)
     #: the trusted proxies as networks
-    proxies: tuple[Any, ...] = field(init=False)
+    proxies: tuple[IPNetwork, ...] = field(init=False)
 
     def __post_init__(self) -> None:
         if not 0 <= self.worker_nice <= 19:

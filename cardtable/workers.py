@@ -32,11 +32,18 @@ import time
 import zlib
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
+from cardenvs.core.game import View
+
 from .catalog import make_game
+from .types import JsonDict, OptionsKey
+
+if TYPE_CHECKING:
+    from agents.base import Agent
+    from agents.coach import Coach
 
 #: agents and coaches one worker keeps (least recently used go first)
 CACHE_SIZE = 4096
@@ -53,14 +60,14 @@ class Job:
     game_index: int
     env: str
     num_players: int
-    options: tuple[tuple[str, Any], ...]
+    options: OptionsKey
     seat: int
     level: str
     seed: int
     step: int
     #: the step of this seat's previous decision in this game (-1: none)
     prev_step: int
-    view: Any
+    view: View
     legal: list[int]
     #: the action ids played so far in this game (for a replay)
     ids: list[int] = field(default_factory=list)
@@ -70,7 +77,7 @@ class Job:
 
 @dataclass
 class _Entry:
-    engine: Any
+    engine: Agent | Coach
     level: str
     last_step: int
 
@@ -79,7 +86,7 @@ _cache: OrderedDict[tuple[str, str, int, int], _Entry] = OrderedDict()
 _lock = threading.Lock()
 
 
-def _new_engine(job: Job) -> Any:
+def _new_engine(job: Job) -> Agent | Coach:
     from agents.coach import Coach
     from agents.ladder import make_agent
 
@@ -88,7 +95,7 @@ def _new_engine(job: Job) -> Any:
     return make_agent(job.env, job.level, seed=job.seed)
 
 
-def _warm(job: Job, engine: Any) -> None:
+def _warm(job: Job, engine: Agent | Coach) -> None:
     """Give a fresh engine (an agent or a coach) its seat's memory, if it keeps one: replay
     the game and let it :meth:`~agents.base.Agent.observe` the seat's own Views at the
     seat's own past decisions, in order."""
@@ -103,7 +110,7 @@ def _warm(job: Job, engine: Any) -> None:
         game.apply(state, a, rng)
 
 
-def _engine_for(job: Job) -> Any:
+def _engine_for(job: Job) -> Agent | Coach:
     key = (job.kind, job.room, job.game_index, job.seat)
     with _lock:
         entry = _cache.get(key)
@@ -126,7 +133,7 @@ def decision_seed(seed: int, step: int, seat: int) -> int:
     return (seed * 1_000_003 + step * 101 + seat) % (2**63)
 
 
-def run_job(job: Job) -> Any:
+def run_job(job: Job) -> int | list[JsonDict]:
     """Do one job in this process: an action id (``move``) or a list of advice (``coach``)."""
     game = make_game(job.env, job.num_players, job.options)
     if job.kind == "move" and job.level == "random":
@@ -137,7 +144,7 @@ def run_job(job: Job) -> Any:
         from .catalog import face
         from .moves import words
 
-        advice = engine.advise_view(game, job.view, list(job.legal), top=COACH_TOP)
+        advice = cast("Coach", engine).advise_view(game, job.view, list(job.legal), top=COACH_TOP)
         return [
             {"id": int(a.action), "text": a.move,
              "label": words(job.env, game, int(a.action), job.view).label,
@@ -146,8 +153,9 @@ def run_job(job: Job) -> Any:
              "rank": rank}
             for a, rank in zip(advice, advice_ranks([a.value for a in advice]))
         ]
-    engine.seed(decision_seed(job.seed, job.step, job.seat))
-    action = int(engine.choose(game, job.view, list(job.legal)))
+    agent = cast("Agent", engine)  # a move job's engine (_new_engine)
+    agent.seed(decision_seed(job.seed, job.step, job.seat))
+    action = int(agent.choose(game, job.view, list(job.legal)))
     if action not in job.legal:  # an agent must choose a legal move; never trust it blindly
         raise RuntimeError(f"{job.level} agent chose an illegal action {action}")
     return action
@@ -282,7 +290,7 @@ class Pool:
             return self._procs[zlib.crc32(room.encode()) % len(self._procs)]
         return self._threads
 
-    async def run(self, job: Job) -> Any:
+    async def run(self, job: Job) -> int | list[JsonDict]:
         """The result of ``job``, computed off the event loop (``random`` moves inline)."""
         if job.kind == "move" and job.level == "random":
             return run_job(job)
