@@ -8,7 +8,7 @@ import statistics
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -37,7 +37,7 @@ def _jobs(env: str, level: str, seed: int, moves: int) -> tuple[list[workers.Job
             job = workers.Job("move", "r", 0, env, 2, options_key({}), 0, level, seed, len(ids), last,
                               game.view(state, 0), legal, list(ids))
             jobs.append(job)
-            a = workers.run_job(job)
+            a = cast(int, workers.run_job(job))  # a move job's answer
             chosen.append(a)
             last = len(ids)
         else:
@@ -62,7 +62,7 @@ def test_agent_memory_is_rebuilt_from_the_seats_own_views(monkeypatch: pytest.Mo
     # the memory itself (what the seat saw its opponent pass and throw) is the same
     def memory() -> dict[str, object]:
         (entry,) = workers._cache.values()
-        return dict(entry.engine.memories.of(0).facts())
+        return dict(cast(Any, entry.engine).memories.of(0).facts())
 
     seen = memory()  # after the replay for the last job
     workers._cache.clear()

@@ -17,6 +17,7 @@ import time
 from typing import Any
 
 from cardtable.catalog import game_info
+from cardtable.types import Record
 
 from .harness import HTTP, Client, LiveServer, create_room, play_randomly
 from .test_games import _cards_named, _lists, _pile_runs, _truth
@@ -39,7 +40,7 @@ def refused(c: Client, msg: dict[str, Any], *words: str) -> str:
     return text
 
 
-def check_no_hidden_card(record: dict[str, Any],
+def check_no_hidden_card(record: Record,
                          clients: list[tuple[int | None, list[str], list[dict[str, Any]]]]) -> int:
     """Every message to each client against the truth: a table shows the public view or
     the client's own seat's view (``own``), and nothing names a card hidden from ``own``.

@@ -23,6 +23,7 @@ import pytest
 
 from cardtable.catalog import game_info, public_view, view_dict
 from cardtable.records import replay, replayed_returns
+from cardtable.types import Record
 
 from .harness import HTTP, Client, LiveServer, create_room, play_randomly, run_threads, watch
 
@@ -44,7 +45,7 @@ class Played:
     room: str
     people: dict[int, Client]
     spectator: Client
-    record: dict[str, Any]
+    record: Record
     final: dict[str, Any]
 
 
@@ -155,7 +156,7 @@ def test_the_coach_advises_only_its_own_seat(played: Played) -> None:
 
 
 # ------------------------------------------------------------------- the leak test
-def _truth(record: dict[str, Any]) -> list[dict[str, Any]]:
+def _truth(record: Record) -> list[dict[str, Any]]:
     """Per step: every seat's view, the public view, each seat's hidden cards and the
     face-down piles' order, from the replayed record."""
     env = record["game"]

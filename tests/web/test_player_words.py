@@ -22,6 +22,7 @@ import pytest
 from cardtable.catalog import game_info
 from cardtable.names import NameError_, skeleton, unique_name
 from cardtable.room import Room, RoomError
+from cardtable.types import MoveRow
 
 from .harness import HTTP, Client, LiveServer
 
@@ -184,9 +185,9 @@ def test_the_tables_coach_names_the_players() -> None:
     room.start(seed=3)
     job = computers.job(room, "coach", 0, "planner")
     assert job.names == ("Alice", "Bob")
-    coach = workers._new_engine(job)
+    coach: Any = workers._new_engine(job)
     assert coach.names == ("Alice", "Bob")
-    unnamed = workers._new_engine(computers.job(room, "move", 0, "planner"))
+    unnamed: Any = workers._new_engine(computers.job(room, "move", 0, "planner"))
     assert not hasattr(unnamed, "names") or unnamed.names is None
 
 
@@ -203,7 +204,8 @@ def test_a_computers_marks_for_an_absent_person_outlive_a_restart() -> None:
         room.apply(room.current(), int(room.game.legal_actions(p.state)[0]))
     marked = [(e["step"], e["stand_in"], e["for"]) for e in p.log if "stand_in" in e]
     assert marked  # the computer moved for Ann
-    moves = [{"step": e["step"], "seat": e["seat"], "action": a, "text": e["text"], "label": e["label"]}
+    moves: list[MoveRow] = [{"step": e["step"], "seat": e["seat"], "action": a, "text": e["text"],
+                             "label": e["label"]}
              for e, a in zip(p.log, p.ids)]
     again = restore(json.loads(json.dumps(snapshot(room))), moves)
     assert again.play is not None

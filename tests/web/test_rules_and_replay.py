@@ -129,8 +129,9 @@ def test_the_replay_steps_through_a_whole_recorded_game(srv: LiveServer, game: s
         assert frame["type"] == "replay" and frame["step"] == step and frame["seat"] is None
         assert frame["view"] == as_sent(g.public_view(state))
         hands = frame["hands"]
+        views: list[Any] = [g.view(state, p) for p in range(players)]  # a hand, or every seat's hands
         assert [sorted(h) for h in hands] == [sorted(v.hand) if hasattr(v, "hand") else sorted(v.hands[i])
-                                              for i, v in enumerate(g.view(state, p) for p in range(players))]
+                                              for i, v in enumerate(views)]
         assert frame["moves"] == [] and frame["prompt"] == ""
         if step == 0:
             assert frame["move"] is None
