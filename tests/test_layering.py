@@ -11,6 +11,7 @@
   ``presence.Host``); the server; the web edge (Starlette); the entry points.  A module
   imports its own floor and those below, and only the web edge knows the web framework;
   no class of it is over 300 lines, no function over 60.
+* Every game's feature encoders (``cardenvs/*/features.py``) have no function over 60 lines.
 * The generic floors (the table's server and client, the generic agents, the integrations
   and the core) know no game: no environment name, no game title or short name used as a
   key, no import of a game's own modules (``experiments/code_stats.py`` counts them).
@@ -170,6 +171,29 @@ def test_the_table_has_no_long_class_or_function() -> None:
                 most = MAX_CLASS if isinstance(node, ast.ClassDef) else MAX_FUNCTION
                 if node.end_lineno - start + 1 > most:
                     long.append(f"{name}.{node.name}: {node.end_lineno - start + 1} lines (at most {most})")
+    assert not long, long
+
+
+def _long_functions(path: Path, name: str) -> list[str]:
+    """The functions of a file over :data:`MAX_FUNCTION` lines (decorators and docstring
+    counted)."""
+    long = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            assert node.end_lineno is not None
+            start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            size = node.end_lineno - start + 1
+            if size > MAX_FUNCTION:
+                long.append(f"{name}.{node.name}: {size} lines (at most {MAX_FUNCTION})")
+    return long
+
+
+def test_the_feature_encoders_have_no_long_function() -> None:
+    """Every game's ``features.py`` (the learners' encoders, run in training loops) is split
+    into named blocks of at most :data:`MAX_FUNCTION` lines."""
+    files = sorted((ROOT / "cardenvs").glob("*/features.py"))
+    assert {f.parent.name for f in files} >= {"line", "lineit", "rummy432"}
+    long = [line for f in files for line in _long_functions(f, f"cardenvs.{f.parent.name}.features")]
     assert not long, long
 
 

@@ -293,16 +293,14 @@ def _leaves(t: _Table, keys: list[int], counts: list[int], hand: list[int], f: n
     f[a["grid_after"]] = grid / GRID_SIZE
 
 
-def action_features(view: LineView, legal: Sequence[int]) -> np.ndarray:
-    """``(len(legal), 42)``: the :data:`ACTION_FEATURES` rows of the legal actions of
-    ``view``'s player (who must be the one to move)."""
-    t = _Table(view)
+def _position_block(view: LineView, t: _Table, ctx: np.ndarray) -> None:
+    """The position's columns, the same on every row (from ``phase`` on): the phase, the
+    bonus turn, the players, the draw pile, my hand (size, points, jokers, how many of its
+    cards fit a row), the next player's hand and jokers, the fewest cards of another, the
+    grid, the unseen cards and the joker's points."""
     a = _A
     n, me = t.n, t.me
     values = t.values
-    out = np.zeros((len(legal), NUM_FEATURES), np.float32)
-    # ---- the position, the same on every row
-    ctx = out[0] if len(legal) else np.zeros(NUM_FEATURES, np.float32)
     phase = PHASES.index(view.phase)
     if phase < 3:
         ctx[a["phase"] + phase] = 1.0
@@ -324,76 +322,105 @@ def action_features(view: LineView, legal: Sequence[int]) -> np.ndarray:
         fit_now |= ROW_FIT[k]
     ctx[a["mobile"]] = sum(1 for c in hand if fit_now & CARD_BIT[c]) / MAX_HAND
     ctx[a["joker_points"]] = view.joker_points / 100
-    start = a["phase"]
-    out[1:, start:] = ctx[start:]
-    # ---- what each move does
-    rows = view.rows
-    placing = view.phase == "place_drawn"
-    top = view.discard[-1] if view.discard else -1
-    for i, act in enumerate(legal):
-        kind, c, r, extra = ACTION_INFO[act]
-        f = out[i]
-        f[a["kind"] + kind] = 1.0
-        keys = list(t.keys)
-        counts = list(t.counts)
-        new_hand = hand
-        shed = 0
-        if kind == K_DRAW:
-            _leaves(t, keys, counts, hand, f)
-            continue
-        if kind == K_DISCARD:
+
+
+def _row_move(view: LineView, t: _Table, info: tuple[int, int, int, int], top: int,
+              keys: list[int], counts: list[int], f: np.ndarray) -> tuple[list[int], int]:
+    """A move onto a row (play, upgrade, shift, take): its card's columns, the row's count
+    after it and whether it fills the row, earns a bonus turn or ends the game.  Changes
+    ``keys`` and ``counts`` to the grid after it; returns the hand after it and the points
+    it sheds."""
+    a = _A
+    kind, c, r, extra = info
+    values = t.values
+    hand = new_hand = t.hand
+    shed = 0
+    f[a["row_had_joker"]] = float(bool(keys[r] & JOKER_BIT))
+    if kind == K_PLAY:
+        keys[r] |= CARD_BIT[c]
+        counts[r] += 1
+        if view.phase == "place_drawn" and c == view.pending:
+            f[a["pending"]] = 1.0
+        else:
             new_hand = list(hand)
             new_hand.remove(c)
             shed = values[c]
-            f[a["joker"]] = float(c == JOKER)
-            f[a["card_value"]] = 1.0 if c == JOKER else values[c] / 10
-            f[a["discard_fits"]] = float(any(ROW_PLAY[k] & CARD_BIT[c] for k in keys))
+        f[a["joker"]] = float(c == JOKER)
+        f[a["card_value"]] = 1.0 if c == JOKER else values[c] / 10
+    elif kind == K_UPGRADE:
+        keys[r] = (keys[r] & ~JOKER_BIT) | CARD_BIT[c]
+        new_hand = list(hand)
+        new_hand.remove(c)
+        shed = values[c]
+        if extra < 0:
+            new_hand.append(JOKER)
+            shed -= values[JOKER]
+            f[a["joker_to_hand"]] = 1.0
         else:
-            f[a["row_had_joker"]] = float(bool(keys[r] & JOKER_BIT))
-            if kind == K_PLAY:
-                keys[r] |= CARD_BIT[c]
-                counts[r] += 1
-                if placing and c == view.pending:
-                    f[a["pending"]] = 1.0
-                else:
-                    new_hand = list(hand)
-                    new_hand.remove(c)
-                    shed = values[c]
-                f[a["joker"]] = float(c == JOKER)
-                f[a["card_value"]] = 1.0 if c == JOKER else values[c] / 10
-            elif kind == K_UPGRADE:
-                keys[r] = (keys[r] & ~JOKER_BIT) | CARD_BIT[c]
-                new_hand = list(hand)
-                new_hand.remove(c)
-                shed = values[c]
-                if extra < 0:
-                    new_hand.append(JOKER)
-                    shed -= values[JOKER]
-                    f[a["joker_to_hand"]] = 1.0
-                else:
-                    keys[extra] |= JOKER_BIT
-                    counts[extra] += 1
-                    f[a["joker_to_row"]] = 1.0
-                f[a["card_value"]] = values[c] / 10
-            elif kind == K_SHIFT:
-                keys[r] = (keys[r] & ~CARD_BIT[extra]) | CARD_BIT[c]
-                new_hand = list(hand)
-                new_hand.remove(c)
-                new_hand.append(extra)
-                shed = values[c] - values[extra]
-                f[a["joker"]] = float(c == JOKER)
-                f[a["card_value"]] = 1.0 if c == JOKER else values[c] / 10
-            elif kind == K_TAKE:
-                keys[r] |= CARD_BIT[top]
-                counts[r] += 1
-                f[a["card_value"]] = 1.0 if top == JOKER else values[top] / 10
-            f[a["row_count"]] = counts[r] / ROW_LEN
-            filled = counts[r] == ROW_LEN and len(rows[r]) < ROW_LEN
-            f[a["fills"]] = float(filled)
-            f[a["earns_bonus"]] = float(filled and not view.bonus_turn)
-            f[a["ends_game"]] = float(sum(counts) == GRID_SIZE)
-        f[a["shed"]] = max(-1.0, min(1.0, shed / 25))
-        _leaves(t, keys, counts, new_hand, f)
+            keys[extra] |= JOKER_BIT
+            counts[extra] += 1
+            f[a["joker_to_row"]] = 1.0
+        f[a["card_value"]] = values[c] / 10
+    elif kind == K_SHIFT:
+        keys[r] = (keys[r] & ~CARD_BIT[extra]) | CARD_BIT[c]
+        new_hand = list(hand)
+        new_hand.remove(c)
+        new_hand.append(extra)
+        shed = values[c] - values[extra]
+        f[a["joker"]] = float(c == JOKER)
+        f[a["card_value"]] = 1.0 if c == JOKER else values[c] / 10
+    elif kind == K_TAKE:
+        keys[r] |= CARD_BIT[top]
+        counts[r] += 1
+        f[a["card_value"]] = 1.0 if top == JOKER else values[top] / 10
+    f[a["row_count"]] = counts[r] / ROW_LEN
+    filled = counts[r] == ROW_LEN and len(view.rows[r]) < ROW_LEN
+    f[a["fills"]] = float(filled)
+    f[a["earns_bonus"]] = float(filled and not view.bonus_turn)
+    f[a["ends_game"]] = float(sum(counts) == GRID_SIZE)
+    return new_hand, shed
+
+
+def _move_block(view: LineView, t: _Table, info: tuple[int, int, int, int], top: int,
+                f: np.ndarray) -> None:
+    """One move's columns: its kind, what it does (a discard's card and whether it fitted a
+    row; a row move's, by :func:`_row_move`), the points it sheds, and the position it
+    leaves (:func:`_leaves`)."""
+    a = _A
+    kind, c, _, _ = info
+    f[a["kind"] + kind] = 1.0
+    keys = list(t.keys)
+    counts = list(t.counts)
+    hand = t.hand
+    if kind == K_DRAW:
+        _leaves(t, keys, counts, hand, f)
+        return
+    if kind == K_DISCARD:
+        new_hand = list(hand)
+        new_hand.remove(c)
+        shed = t.values[c]
+        f[a["joker"]] = float(c == JOKER)
+        f[a["card_value"]] = 1.0 if c == JOKER else t.values[c] / 10
+        f[a["discard_fits"]] = float(any(ROW_PLAY[k] & CARD_BIT[c] for k in keys))
+    else:
+        new_hand, shed = _row_move(view, t, info, top, keys, counts, f)
+    f[a["shed"]] = max(-1.0, min(1.0, shed / 25))
+    _leaves(t, keys, counts, new_hand, f)
+
+
+def action_features(view: LineView, legal: Sequence[int]) -> np.ndarray:
+    """``(len(legal), 42)``: the :data:`ACTION_FEATURES` rows of the legal actions of
+    ``view``'s player (who must be the one to move): the position's columns
+    (:func:`_position_block`) on every row, then each move's (:func:`_move_block`)."""
+    t = _Table(view)
+    out = np.zeros((len(legal), NUM_FEATURES), np.float32)
+    ctx = out[0] if len(legal) else np.zeros(NUM_FEATURES, np.float32)
+    _position_block(view, t, ctx)
+    start = _A["phase"]
+    out[1:, start:] = ctx[start:]
+    top = view.discard[-1] if view.discard else -1
+    for i, act in enumerate(legal):
+        _move_block(view, t, ACTION_INFO[act], top, out[i])
     return out
 
 

@@ -189,6 +189,38 @@ def _seat_slots(n: int, me: int) -> list[int]:
     return [(s - me) % n for s in range(n)]
 
 
+def _seat_planes(view: LineItView, t: _Table, s: int, r: int, out: np.ndarray) -> None:
+    """Seat ``s``'s planes, on its seat-relative row ``r``: its line, the line's end and the
+    cards that fit it, its hand and scored cards, the line's direction, numbers and bet still
+    owed, its score and hand size."""
+    p = _P
+    ln = t.stats[s]
+    for c in view.lines[s]:
+        out[p["line"] + r, _col(c)] = 1.0
+    if ln.num:
+        out[p["line_end"] + r, _col(ln.last)] = 1.0
+    fits = out[p["fits"] + r]
+    if ln.num < 2:
+        fits[:NUM_NUMBERS] = 1.0
+    elif ln.dir > 0:
+        fits[ln.last:NUM_NUMBERS] = 1.0
+    else:
+        fits[:ln.last - 1] = 1.0
+    if not ln.bet:
+        fits[NUM_NUMBERS:] = 1.0
+    for c in view.hands[s]:
+        out[p["hand"] + r, _col(c)] += 1.0 / BET_COPIES if c > NUM_NUMBERS else 1.0
+    for c in view.scored[s]:
+        out[p["scored"], _col(c)] = 1.0
+    if ln.dir:
+        out[p["direction"] + 2 * r + (0 if ln.dir > 0 else 1)] = 1.0
+    out[p["line_numbers"] + r] = min(ln.num, 20) / 20
+    if ln.bet:
+        out[p["bet_owed"] + r] = max(bet_value(ln.bet) - ln.after, 0) / 5
+    out[p["score"] + r] = max(-1.0, min(1.0, score(view.scored[s], view.tokens[s]) / 50))
+    out[p["hand_size"] + r] = len(view.hands[s]) / 2
+
+
 def planes(view: LineItView) -> np.ndarray:
     """The ``(86, 103)`` planes of a view (layout :data:`PLANES`)."""
     t = _Table(view)
@@ -213,32 +245,7 @@ def planes(view: LineItView) -> np.ndarray:
         for c in view.jackpots[k]:
             out[p["jackpot"], _col(c)] = 1.0
     for s in range(n):
-        r = slots[s]
-        ln = t.stats[s]
-        for c in view.lines[s]:
-            out[p["line"] + r, _col(c)] = 1.0
-        if ln.num:
-            out[p["line_end"] + r, _col(ln.last)] = 1.0
-        fits = out[p["fits"] + r]
-        if ln.num < 2:
-            fits[:NUM_NUMBERS] = 1.0
-        elif ln.dir > 0:
-            fits[ln.last:NUM_NUMBERS] = 1.0
-        else:
-            fits[:ln.last - 1] = 1.0
-        if not ln.bet:
-            fits[NUM_NUMBERS:] = 1.0
-        for c in view.hands[s]:
-            out[p["hand"] + r, _col(c)] += 1.0 / BET_COPIES if c > NUM_NUMBERS else 1.0
-        for c in view.scored[s]:
-            out[p["scored"], _col(c)] = 1.0
-        if ln.dir:
-            out[p["direction"] + 2 * r + (0 if ln.dir > 0 else 1)] = 1.0
-        out[p["line_numbers"] + r] = min(ln.num, 20) / 20
-        if ln.bet:
-            out[p["bet_owed"] + r] = max(bet_value(ln.bet) - ln.after, 0) / 5
-        out[p["score"] + r] = max(-1.0, min(1.0, score(view.scored[s], view.tokens[s]) / 50))
-        out[p["hand_size"] + r] = len(view.hands[s]) / 2
+        _seat_planes(view, t, s, slots[s], out)
     out[p["colour"]:p["colour"] + 4] = _COLOURS
     out[p["value"]] = _VALUES
     out[p["num_players"] + n - 2] = 1.0
@@ -263,20 +270,16 @@ def _claim_value(ln: LineStats, c: int, jackpot_sizes: list[int]) -> float:
     return jackpot_sizes[k] / 25 if ln.col[k] == 2 else 0.0
 
 
-def action_features(view: LineItView, legal: Sequence[int]) -> np.ndarray:
-    """``(len(legal), 51)``: the :data:`ACTION_FEATURES` rows of the legal actions of ``view``'s
-    player (who must be the one to move)."""
-    t = _Table(view)
-    n, me = t.n, t.me
-    nxt = (me + 1) % n
-    ln, nl = t.stats[me], t.stats[nxt]
-    hand = list(view.hands[me])
-    jackpots = [len(j) for j in view.jackpots]
-    deck_n = max(t.deck_size, 1)
+def _position_block(view: LineItView, t: _Table, ctx: np.ndarray) -> None:
+    """The position's columns, the same on every row (from ``phase`` on): the phase, the
+    players, the picks left, the market and the deck, my score and lead, my line (numbers,
+    room, live cards, direction, bet and what it still owes, banked points), my hand and
+    how much of it fits, the next player's line, and the rounds left."""
     a = _A
-    out = np.zeros((len(legal), NUM_FEATURES), np.float32)
-    # ---- the position, the same on every row
-    ctx = out[0] if len(legal) else np.zeros(NUM_FEATURES, np.float32)
+    n, me = t.n, t.me
+    ln, nl = t.stats[me], t.stats[(me + 1) % n]
+    hand = view.hands[me]
+    deck_n = max(t.deck_size, 1)
     phase = PHASES.index(view.phase)
     if phase < 4:
         ctx[a["phase"] + phase] = 1.0
@@ -305,9 +308,85 @@ def action_features(view: LineItView, legal: Sequence[int]) -> np.ndarray:
     ctx[a["next_room"]] = nroom / 99
     ctx[a["next_live"]] = nlive / deck_n if t.deck_size else 0.0
     ctx[a["rounds_left"]] = min(view.deck_size / (n + 2) / 25, 1.0)
+
+
+def _after_block(t: _Table, after: LineStats, hand: list[int], f: np.ndarray) -> None:
+    """The columns of my line and hand after the move: the line's room and live cards, and
+    the hand's size and how much of it fits the line."""
+    a = _A
+    r_after, l_after = t.beyond(after)
+    f[a["room_after"]] = r_after / 99
+    f[a["live_after"]] = l_after / max(t.deck_size, 1) if t.deck_size else 0.0
+    f[a["live_count"]] = min(l_after, 50) / 50
+    f[a["hand_after"]] = len(hand) / 2
+    f[a["hand_fit_after"]] = sum(map(after.fits, hand)) / 2
+
+
+def _card_block(ln: LineStats, nl: LineStats, c: int, jackpots: list[int], f: np.ndarray) -> None:
+    """The columns of the card the move takes or plays: whether it fits my line, a bet's
+    value, or a number's value, its colour's jackpot, and whether it fits (and what it would
+    claim on) the next player's line."""
+    a = _A
+    f[a["fits"]] = float(ln.fits(c))
+    if c > NUM_NUMBERS:
+        f[a["bet"]] = 1.0
+        f[a["bet_value"]] = bet_value(c) / 5
+    else:
+        f[a["card"]] = c / 100
+        f[a["jackpot"]] = jackpots[colour_of(c)] / 25
+        f[a["next_fits"]] = float(nl.fits(c))
+        f[a["next_claims"]] = _claim_value(nl, c, jackpots)
+
+
+def _line_block(view: LineItView, ln: LineStats, kind: int, c: int, f: np.ndarray) -> LineStats:
+    """The columns of what a card move does to my line (onto it: the gap, setting its
+    direction, a claim, its colour's count, a bet's progress; a new line: what the old one
+    banks); returns my line after it."""
+    a = _A
+    if kind == K_HAND:
+        return ln
+    bet = c > NUM_NUMBERS
+    if kind in (K_LINE, K_PLAY):
+        after = ln.copy()
+        claimed = after.add(c, len(view.lines[view.seat]) + 1)
+        f[a["to_line"]] = 1.0
+        if not bet:
+            if ln.num >= 1:
+                up = c > ln.last
+                room_dir = (NUM_NUMBERS - ln.last) if up else (ln.last - 1)
+                f[a["gap"]] = (abs(c - ln.last) - 1) / max(room_dir, 1)
+            f[a["sets_direction"]] = float(ln.num == 1)
+            f[a["claims"]] = float(claimed >= 0)
+            f[a["colour_count"]] = min(after.col[colour_of(c)], 3) / 3
+            f[a["bet_progress"]] = float(bool(ln.bet) and ln.after < bet_value(ln.bet))
+        return after
+    f[a["banked"]] = min(ln.banked(), 20) / 20
+    f[a["token"]] = ln.bet_token() / 5
+    after = LineStats()
+    after.add(c, 1)
+    f[a["to_line"]] = 1.0
+    if not bet:
+        f[a["colour_count"]] = 1 / 3
+    return after
+
+
+def action_features(view: LineItView, legal: Sequence[int]) -> np.ndarray:
+    """``(len(legal), 51)``: the :data:`ACTION_FEATURES` rows of the legal actions of ``view``'s
+    player (who must be the one to move): the position's columns (:func:`_position_block`)
+    on every row; each move's kind; a score or a pass's banked points and what it leaves
+    (:func:`_after_block`); a card move's card (:func:`_card_block`), what it does to my line
+    (:func:`_line_block`) and leaves, and the best claim it leaves the next player."""
+    t = _Table(view)
+    me = t.me
+    ln, nl = t.stats[me], t.stats[(me + 1) % t.n]
+    hand = list(view.hands[me])
+    jackpots = [len(j) for j in view.jackpots]
+    a = _A
+    out = np.zeros((len(legal), NUM_FEATURES), np.float32)
+    ctx = out[0] if len(legal) else np.zeros(NUM_FEATURES, np.float32)
+    _position_block(view, t, ctx)
     start = a["phase"]
     out[1:, start:] = ctx[start:]
-    # ---- what each move does
     market_claims = [_claim_value(nl, c, jackpots) for c in view.market]
     for i, act in enumerate(legal):
         kind, c = ACTIONS[act]
@@ -319,59 +398,16 @@ def action_features(view: LineItView, legal: Sequence[int]) -> np.ndarray:
                 f[a["banked"]] = min(ln.banked(), 20) / 20
                 f[a["token"]] = ln.bet_token() / 5
                 after = LineStats()
-            r_after, l_after = t.beyond(after)
-            f[a["room_after"]] = r_after / 99
-            f[a["live_after"]] = l_after / deck_n if t.deck_size else 0.0
-            f[a["live_count"]] = min(l_after, 50) / 50
-            f[a["hand_after"]] = len(hand) / 2
-            f[a["hand_fit_after"]] = sum(map(after.fits, hand)) / 2
+            _after_block(t, after, hand, f)
             continue
-        bet = c > NUM_NUMBERS
-        fits = ln.fits(c)
-        f[a["fits"]] = float(fits)
-        if bet:
-            f[a["bet"]] = 1.0
-            f[a["bet_value"]] = bet_value(c) / 5
-        else:
-            f[a["card"]] = c / 100
-            k = colour_of(c)
-            f[a["jackpot"]] = jackpots[k] / 25
-            f[a["next_fits"]] = float(nl.fits(c))
-            f[a["next_claims"]] = _claim_value(nl, c, jackpots)
+        _card_block(ln, nl, c, jackpots, f)
         new_hand = hand
         if kind == K_HAND:
             new_hand = [*hand, c]
-            after = ln
         elif kind == K_PLAY:
             new_hand = list(hand)
             new_hand.remove(c)
-        if kind in (K_LINE, K_PLAY):
-            after = ln.copy()
-            claimed = after.add(c, len(view.lines[me]) + 1)
-            f[a["to_line"]] = 1.0
-            if not bet:
-                if ln.num >= 1:
-                    up = c > ln.last
-                    room_dir = (NUM_NUMBERS - ln.last) if up else (ln.last - 1)
-                    f[a["gap"]] = (abs(c - ln.last) - 1) / max(room_dir, 1)
-                f[a["sets_direction"]] = float(ln.num == 1)
-                f[a["claims"]] = float(claimed >= 0)
-                f[a["colour_count"]] = min(after.col[colour_of(c)], 3) / 3
-                f[a["bet_progress"]] = float(bool(ln.bet) and ln.after < bet_value(ln.bet))
-        elif kind == K_NEW:
-            f[a["banked"]] = min(ln.banked(), 20) / 20
-            f[a["token"]] = ln.bet_token() / 5
-            after = LineStats()
-            after.add(c, 1)
-            f[a["to_line"]] = 1.0
-            if not bet:
-                f[a["colour_count"]] = 1 / 3
-        r_after, l_after = t.beyond(after)
-        f[a["room_after"]] = r_after / 99
-        f[a["live_after"]] = l_after / deck_n if t.deck_size else 0.0
-        f[a["live_count"]] = min(l_after, 50) / 50
-        f[a["hand_after"]] = len(new_hand) / 2
-        f[a["hand_fit_after"]] = sum(map(after.fits, new_hand)) / 2
+        _after_block(t, _line_block(view, ln, kind, c, f), new_hand, f)
         if kind in (K_LINE, K_HAND, K_NEW):
             left = list(market_claims)
             left.pop(view.market.index(c))

@@ -288,20 +288,18 @@ def _hand_columns(f: np.ndarray, h: _Hand) -> None:
     f[a["loose_value_after"]] = h.lv / 130
 
 
-def action_features(view: Rummy432View, legal: Sequence[int]) -> np.ndarray:
-    """``(len(legal), 45)``: the :data:`ACTION_FEATURES` rows of the legal actions of
-    ``view``'s player (who must be the one to move)."""
-    t = _Table(view)
-    n = t.n
+def _position_block(view: Rummy432View, t: _Table, ctx: np.ndarray) -> int:
+    """The position's columns, the same on every row (from ``phase`` on): the phase, the
+    players, the pack, the hand and the pile, the run-outs and the turn, the scores, whether
+    someone finished, my loose cards and outs, the next player's hand and known cards, and
+    the discard pile.  Returns my outs (the unseen cards that would finish my hand; 0 when
+    not picking)."""
     a = _A
-    pack, ok, cnt = t.pack, t.ok, t.cnt
-    out = np.zeros((len(legal), NUM_FEATURES), np.float32)
-    # ---- the position, the same on every row
-    ctx = out[0] if len(legal) else np.zeros(NUM_FEATURES, np.float32)
+    n = t.n
     pick = view.phase == "pick"
     ctx[a["phase"] + (0 if pick else 1)] = 1.0
     ctx[a["players"]] = (n - 2) / 3
-    ctx[a["pack"] + PACKS.index(pack)] = 1.0
+    ctx[a["pack"] + PACKS.index(t.pack)] = 1.0
     ctx[a["hand_size"]] = view.hand_size / 12
     ctx[a["pile_size"]] = view.pile_size / 52
     ctx[a["run_outs"]] = min(view.run_outs / view.run_out_limit, 1.0) if view.run_out_limit else 0.0
@@ -310,55 +308,108 @@ def action_features(view: Rummy432View, legal: Sequence[int]) -> np.ndarray:
     ctx[a["my_score"]] = view.scores[t.me] / rtw
     ctx[a["best_other"]] = max(view.scores[s] for s in range(n) if s != t.me) / rtw
     ctx[a["finished"]] = float(view.finished_by >= 0)
-    now = _Hand(cnt, pack)
+    now = _Hand(t.cnt, t.pack)
     ctx[a["my_loose"]] = now.loose / 13
     ctx[a["my_complete"]] = float(now.loose == 0)
-    outs_now = t.outs(cnt, t.unseen) if pick else 0
+    outs_now = t.outs(t.cnt, t.unseen) if pick else 0
     ctx[a["my_outs"]] = min(outs_now, 20) / 20
     ctx[a["next_hand"]] = view.hand_sizes[t.nxt] / 13
     ctx[a["next_known"]] = min(len(view.known[t.nxt]) / 9, 1.0)
     ctx[a["discard_size"]] = len(view.discard) / 52
+    return outs_now
+
+
+def _take_block(view: Rummy432View, t: _Table, f: np.ndarray) -> tuple[int, list[int], list[int], int]:
+    """A take's own columns: the count of the taken card's rank after it, whether that rank
+    is then grouped, whether the next player collects it.  Returns the rank, the hand after
+    the best throw that follows (not of the card just taken), the unseen cards and the dead
+    cards of the rank after it."""
+    a = _A
+    ok, pack = t.ok, t.pack
+    f[a["kind"] + 1] = 1.0
+    r = view.discard_top >> 2
+    after = t.cnt[:]
+    after[r] += 1
+    f[a["count_after"]] = after[r] / 4
+    f[a["grouped_after"]] = float(ok[min(after[r], 5)])
+    f[a["takes_from_next"]] = float(t.next_known[r] > 0)
+    best: tuple[int, int] | None = None
+    best_cnt = after
+    for x in range(13):
+        if after[x] == 0 or (x == r and after[x] == 1):
+            continue
+        c2 = after[:]
+        c2[x] -= 1
+        h = _Hand(c2, pack)
+        key = (-h.loose, h.gv)
+        if best is None or key > best:
+            best, best_cnt = key, c2
+    # the taken card was visible: nothing unseen changes
+    return r, best_cnt, t.unseen, t.discard[r] - 1 + t.others[r]
+
+
+def _throw_block(t: _Table, r: int, f: np.ndarray) -> tuple[list[int], int]:
+    """A throw's (or a finish's) own columns: the count of the thrown rank after it, whether
+    it is then grouped, whether it feeds the next player's group.  Returns the hand after it
+    and the dead cards of the rank (the thrown card becomes the top, reachable)."""
+    a = _A
+    hand_after = t.cnt[:]
+    hand_after[r] -= 1
+    f[a["count_after"]] = hand_after[r] / 4
+    f[a["grouped_after"]] = float(t.ok[hand_after[r]])
+    nk = t.next_known[r]
+    f[a["feeds"]] = float(nk > 0 and GROUP[t.pack][min(nk + 1, 5)] > GROUP[t.pack][nk])
+    return hand_after, t.discard[r] + t.others[r]
+
+
+def _rank_block(t: _Table, r: int, hand_after: list[int], unseen_after: list[int], dead_after: int,
+                f: np.ndarray) -> None:
+    """The columns of the rank a take or a throw moves and of the hand it leaves: the rank's
+    value, count and grouping before, its dead and unseen cards, how many of it the next
+    player collects; the hand's columns after, its outs, live cards and dead loose cards."""
+    a = _A
+    cnt = t.cnt
+    f[a["value"]] = RANK_VALUES[r] / 10
+    f[a["count_before"]] = cnt[r] / 4
+    f[a["grouped_before"]] = float(t.ok[cnt[r]])
+    f[a["dead"]] = max(dead_after, 0) / 4
+    f[a["unseen"]] = unseen_after[r] / 4
+    f[a["next_collects"]] = min(t.next_known[r] / 3, 1.0)
+    _hand_columns(f, _Hand(hand_after, t.pack))
+    f[a["outs_after"]] = min(t.outs(hand_after, unseen_after), 20) / 20
+    live, dead = t.live(hand_after)
+    f[a["live_after"]] = min(live, 30) / 30
+    f[a["dead_loose_after"]] = dead / 13
+
+
+def action_features(view: Rummy432View, legal: Sequence[int]) -> np.ndarray:
+    """``(len(legal), 45)``: the :data:`ACTION_FEATURES` rows of the legal actions of
+    ``view``'s player (who must be the one to move): the position's columns
+    (:func:`_position_block`) on every row; a draw's chances; a take's (:func:`_take_block`)
+    or a throw's (:func:`_throw_block`) own columns, then its rank's and the hand's it
+    leaves (:func:`_rank_block`)."""
+    t = _Table(view)
+    a = _A
+    out = np.zeros((len(legal), NUM_FEATURES), np.float32)
+    ctx = out[0] if len(legal) else np.zeros(NUM_FEATURES, np.float32)
+    outs_now = _position_block(view, t, ctx)
     start = a["phase"]
     out[1:, start:] = ctx[start:]
-    # ---- what each move does
     done: dict[int, int] = {}  # rank -> the row of a throw of that rank (its other throws share it)
     kind = a["kind"]
     for i, act in enumerate(legal):
         f = out[i]
         if act == DRAW:
-            f[a["kind"]] = 1.0
+            f[kind] = 1.0
             if t.unseen_total:
                 f[a["finish_chance"]] = outs_now / t.unseen_total
-                f[a["improve_chance"]] = t.live(cnt)[0] / t.unseen_total
+                f[a["improve_chance"]] = t.live(t.cnt)[0] / t.unseen_total
             continue
         if act == TAKE:
-            f[a["kind"] + 1] = 1.0
-            card = view.discard_top
-            r = card >> 2
-            after = cnt[:]
-            after[r] += 1
-            f[a["count_after"]] = after[r] / 4
-            f[a["grouped_after"]] = float(ok[min(after[r], 5)])
-            f[a["takes_from_next"]] = float(t.next_known[r] > 0)
-            # the best throw that follows (not the card just taken)
-            best: tuple[int, int] | None = None
-            best_cnt = after
-            for x in range(13):
-                if after[x] == 0 or (x == r and after[x] == 1):
-                    continue
-                c2 = after[:]
-                c2[x] -= 1
-                h = _Hand(c2, pack)
-                key = (-h.loose, h.gv)
-                if best is None or key > best:
-                    best, best_cnt = key, c2
-            hand_after = best_cnt
-            unseen_after = t.unseen  # the taken card was visible: nothing unseen changes
-            dead_after = t.discard[r] - 1 + t.others[r]
+            r, hand_after, unseen_after, dead_after = _take_block(view, t, f)
         else:
             finish = act >= FINISH0
-            card = act - (FINISH0 if finish else THROW0)
-            r = card >> 2
+            r = (act - (FINISH0 if finish else THROW0)) >> 2
             if r in done:  # the same rank: the same facts, but for the kind of move
                 f[:] = out[done[r]]
                 f[kind:kind + 4] = 0.0
@@ -366,26 +417,9 @@ def action_features(view: Rummy432View, legal: Sequence[int]) -> np.ndarray:
                 continue
             done[r] = i
             f[kind + (3 if finish else 2)] = 1.0
-            hand_after = cnt[:]
-            hand_after[r] -= 1
-            f[a["count_after"]] = hand_after[r] / 4
-            f[a["grouped_after"]] = float(ok[hand_after[r]])
-            nk = t.next_known[r]
-            f[a["feeds"]] = float(nk > 0 and GROUP[pack][min(nk + 1, 5)] > GROUP[pack][nk])
+            hand_after, dead_after = _throw_block(t, r, f)
             unseen_after = t.unseen
-            dead_after = t.discard[r] + t.others[r]  # the thrown card becomes the top, reachable
-        f[a["value"]] = RANK_VALUES[r] / 10
-        f[a["count_before"]] = cnt[r] / 4
-        f[a["grouped_before"]] = float(ok[cnt[r]])
-        f[a["dead"]] = max(dead_after, 0) / 4
-        f[a["unseen"]] = unseen_after[r] / 4
-        f[a["next_collects"]] = min(t.next_known[r] / 3, 1.0)
-        h = _Hand(hand_after, pack)
-        _hand_columns(f, h)
-        f[a["outs_after"]] = min(t.outs(hand_after, unseen_after), 20) / 20
-        live, dead = t.live(hand_after)
-        f[a["live_after"]] = min(live, 30) / 30
-        f[a["dead_loose_after"]] = dead / 13
+        _rank_block(t, r, hand_after, unseen_after, dead_after, f)
     return out
 
 
