@@ -17,8 +17,8 @@ import numpy as np
 
 from cardenvs.core.game import ObsField, ObsLayout, observation_vector
 
+from .rows import ROW_MOVES
 from .state import JOKER, NUM_KINDS, NUM_ROWS, PHASE_INDEX, PHASES, LineState, LineView
-from .tables import ROW_MOVES
 
 __all__ = ["LAYOUT", "OBS_FIELDS", "OBS_SIZE", "decode", "encode", "observe", "write"]
 

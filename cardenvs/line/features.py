@@ -29,6 +29,7 @@ import numpy as np
 
 from cardenvs.core.game import ObsLayout
 
+from .rows import CARD_BIT, ROW_FIT, ROW_PLAY
 from .state import (
     ACTION_INFO,
     GRID_SIZE,
@@ -47,7 +48,6 @@ from .state import (
     LineView,
     card_values,
 )
-from .tables import CARD_BIT, ROW_FIT, ROW_PLAY
 
 #: a plane: the 52 real cards as suit (c, d, h, s) x rank (A .. K)
 PLANE_SHAPE = (4, 13)

@@ -6,7 +6,7 @@ action, the result, the per-seat View and the determinisation of a View
 methods hand over in one line to the modules that hold one job each:
 
 * :mod:`~cardenvs.line.state`: constants, action ids, :class:`LineState`, :class:`LineView`;
-* :mod:`~cardenvs.line.tables`: the row tables (finishability, what a row accepts);
+* :mod:`~cardenvs.line.rows`: the row tables (finishability, what a row accepts);
 * :mod:`~cardenvs.line.encoding`: the observation layout, ``encode``/``decode``/``observe``;
 * :mod:`~cardenvs.line.serialization`: the JSON state and the move notation;
 * :mod:`~cardenvs.line.render` and :mod:`~cardenvs.line.picture`: text and picture.
@@ -29,6 +29,19 @@ from cardenvs.core.picture import Table
 from . import encoding, serialization
 from .picture import picture as _picture
 from .render import render as _render_text
+from .rows import (
+    ADDABLE,
+    CARD_BIT,
+    FINISHABLE,
+    ROW_FIT,
+    ROW_MOVES,
+    ROW_PLAY,
+    ROW_SHIFT_IN,
+    ROW_UPGRADE,
+    SHIFT_TABLE,
+    RowMoves,
+    finishable_cards,
+)
 from .state import (
     ACTION_INFO,
     DISCARD,
@@ -64,19 +77,6 @@ from .state import (
     LineState,
     LineView,
     card_values,
-)
-from .tables import (
-    ADDABLE,
-    CARD_BIT,
-    FINISHABLE,
-    ROW_FIT,
-    ROW_MOVES,
-    ROW_PLAY,
-    ROW_SHIFT_IN,
-    ROW_UPGRADE,
-    SHIFT_TABLE,
-    RowMoves,
-    finishable_cards,
 )
 
 __all__ = [

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from cardenvs.core.cards import card_str, parse_card
 from cardenvs.core.game import InvalidStateError, NotationError, json_object
 
+from .rows import finishable_cards
 from .state import (
     ACTION_INFO,
     DISCARD,
@@ -43,7 +44,6 @@ from .state import (
     UPGRADE_BASE,
     LineState,
 )
-from .tables import finishable_cards
 
 if TYPE_CHECKING:
     from .rules import LineGame

@@ -3,7 +3,7 @@
 Cards are ints (``cardenvs.core.cards``): a real card is ``(rank-1)*4 + suit``, the
 joker is ``JOKER = 52``.  A row is a multiset of at most 4 cards; the state keeps, per
 row, its *row key*: the bitmask of its cards with the joker at bit 52
-(``mask | JOKER_BIT``), so the per-row move tables of :mod:`cardenvs.line.tables` are
+(``mask | JOKER_BIT``), so the per-row move tables of :mod:`cardenvs.line.rows` are
 single dictionary look-ups.
 
 Action ids (one flat ``Discrete(4014)``, state-independent):

@@ -57,7 +57,7 @@ def _fit_mask(rows: list[tuple[int, bool, int]]) -> tuple[int, bool]:
     """(real cards that have a move somewhere, whether a joker has one) on a grid.
 
     A move: a play into an open row, an upgrade of a full row's joker, a shift into a
-    full run (the rules' :data:`~cardenvs.line.tables.ROW_FIT`).
+    full run (the rules' :data:`~cardenvs.line.rows.ROW_FIT`).
     """
     return _grid_bits(rows, ROW_FIT)
 
