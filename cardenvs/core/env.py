@@ -349,9 +349,9 @@ class CardGameEnv(BeliefsMixin, AECEnv):
         if self.state is None:
             raise RuntimeError("call reset() before render()")
         if self.render_mode == "rgb_array":
-            from .picture import draw_table
+            from .picture import draw_picture
 
-            return draw_table(self.game.picture(self.state, self.render_viewer))
+            return draw_picture(self.game.picture(self.state, self.render_viewer))
         text = self.game.render(self.state, self.render_viewer)
         if self.render_mode == "human":
             print(text)

@@ -381,7 +381,7 @@ class Game(ABC, Generic[S, V]):
         """Text picture of the table; ``viewer=None`` shows every hand."""
 
     def picture(self, state: S, viewer: int | None = None) -> Any:
-        """The table as a :class:`cardenvs.core.picture.Table` (for ``rgb_array``).
+        """The table as a :class:`cardenvs.core.picture.Picture` (for ``rgb_array``).
 
         Delegates to ``cardenvs.<name>.picture.picture(game, state, viewer)``.
         """

@@ -1,7 +1,7 @@
 """A picture of the table: ``render_mode="rgb_array"`` for every game.
 
-A game describes its table as :class:`Table` — bands of labelled piles of card texts
-(``"7s"``, ``"X"``, ``"57"``, ``"B4"``) — and :func:`draw_table` draws it with
+A game describes its table as :class:`Picture` — bands of labelled piles of card texts
+(``"7s"``, ``"X"``, ``"57"``, ``"B4"``) — and :func:`draw_picture` draws it with
 matplotlib (imported only here, only when a picture is asked for) into an RGB array.
 Card faces are coloured as the games name them: red hearts and diamonds, black clubs
 and spades, purple jokers; Line-it numbers by colour (heart red, diamond blue,
@@ -12,7 +12,7 @@ Layout rules, so that a game's pictures keep one shape while its position change
 * the picture is ``width_px`` wide and its height depends only on the number of bands
   and of footer lines (every band has the same height: a label line above the cards,
   the cards, a note line below them);
-* each band is one line of piles, left to right (centred with ``Table.centered``);
+* each band is one line of piles, left to right (centred with ``Picture.centered``);
   consecutive bands with as many piles line their piles up in columns (unless centred);
   when a band is too wide its cards overlap (like a fanned hand: each card keeps its
   corner index visible), and only if that is not enough is the whole table shrunk;
@@ -25,6 +25,7 @@ Layout rules, so that a game's pictures keep one shape while its position change
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,8 +46,8 @@ class Pile:
 
 
 @dataclass
-class Table:
-    """The table as bands (top to bottom) of piles (left to right)."""
+class Picture:
+    """A picture of the table: bands (top to bottom) of piles (left to right)."""
 
     title: str
     bands: list[list[Pile]]
@@ -286,7 +287,7 @@ def _band_step(text_w: _TextWidths, band: list[Pile], avail: float) -> float:
     return step
 
 
-def _column_widths(text_w: _TextWidths, table: Table, steps: list[float]) -> list[list[float]]:
+def _column_widths(text_w: _TextWidths, table: Picture, steps: list[float]) -> list[list[float]]:
     """Each band's pile widths: consecutive bands with as many piles share their columns' widest
     pile (unless the table is centred)."""
     cols: list[list[float]] = []
@@ -323,7 +324,7 @@ class _Layout:
         return _TITLE_H + _TOP_GAP + (u - _TITLE_H - _TOP_GAP) * self.k
 
 
-def _layout(table: Table, width_px: int, text_w: _TextWidths) -> _Layout:
+def _layout(table: Picture, width_px: int, text_w: _TextWidths) -> _Layout:
     """A card step per band (overlapping when too wide), the columns, then a global scale."""
     avail = width_px - 2 * _MARGIN
     steps = [_band_step(text_w, band, avail) for band in table.bands]
@@ -390,7 +391,7 @@ def _draw_pile(ax: Any, pile: Pile, x: float, y0: float, step: float, lay: _Layo
         _draw_placeholder(ax, px, cy, k)
 
 
-def _draw_bands(ax: Any, table: Table, lay: _Layout, sprites: list[_Sprite]) -> float:
+def _draw_bands(ax: Any, table: Picture, lay: _Layout, sprites: list[_Sprite]) -> float:
     """Every band, top to bottom, its piles left to right; returns the y (scale 1) below them."""
     y0 = _TITLE_H + _TOP_GAP
     for band, step, col_w in zip(table.bands, lay.steps, lay.cols):
@@ -427,7 +428,7 @@ def _composite(canvas: Any, sprites: list[_Sprite]) -> np.ndarray:
     return np.clip(np.round(buf * 255.0), 0, 255).astype(np.uint8)
 
 
-def draw_table(table: Table, width_px: int = 960) -> np.ndarray:
+def draw_picture(table: Picture, width_px: int = 960) -> np.ndarray:
     """Draw ``table`` into an ``(H, W, 3)`` uint8 array (``W = width_px``).
 
     ``H`` depends only on the number of bands and footer lines, so a game whose
@@ -455,3 +456,17 @@ def draw_table(table: Table, width_px: int = 960) -> np.ndarray:
     y = _draw_bands(ax, table, lay, sprites)
     _draw_footer(ax, foot_lines, lay.y_px(y) + 2, width_px, height_px, lay)
     return _composite(canvas, sprites)
+
+
+#: the old names of :class:`Picture` and :func:`draw_picture` (``Table``, ``draw_table``)
+_OLD_NAMES = {"Table": "Picture", "draw_table": "draw_picture"}
+
+
+def __getattr__(name: str) -> Any:
+    """The old names ``Table`` and ``draw_table``, for games from elsewhere: they still work,
+    with a :class:`DeprecationWarning`."""
+    new = _OLD_NAMES.get(name)
+    if new is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    warnings.warn(f"cardenvs.core.picture.{name} is now {new}", DeprecationWarning, stacklevel=2)
+    return globals()[new]

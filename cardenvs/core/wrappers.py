@@ -262,9 +262,9 @@ class SingleAgentEnv(gymnasium.Env):
         if self.render_mode is None or self.state is None:
             return None
         if self.render_mode == "rgb_array":
-            from .picture import draw_table
+            from .picture import draw_picture
 
-            return draw_table(self.game.picture(self.state, self.learner_seat))
+            return draw_picture(self.game.picture(self.state, self.learner_seat))
         return self.game.render(self.state, self.learner_seat)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cardenvs.core.cards import JOKER, SUIT_SYMBOLS, card_str, card_value, parse_card
-from cardenvs.core.picture import Pile, Table
+from cardenvs.core.picture import Picture, Pile
 
 from .render import order_row
 from .state import NUM_ROWS, ROW_LEN
@@ -107,8 +107,8 @@ def _footer(game: LineGame, state: Any, js: dict[str, Any]) -> str:
     return f"player_{js['current']} to move: {what}{bonus}"
 
 
-def picture(game: LineGame, state: Any, viewer: int | None) -> Table:
-    """The table of a Line position as a :class:`Table`.
+def picture(game: LineGame, state: Any, viewer: int | None) -> Picture:
+    """The table of a Line position as a :class:`Picture`.
 
     ``viewer=None`` shows every hand face up; a seat shows its own hand face up and the
     others face down, except the jokers known to be in them (freed by an upgrade).
@@ -123,4 +123,4 @@ def picture(game: LineGame, state: Any, viewer: int | None) -> Table:
             band.append(_hand_pile(js, r, viewer))
         bands.append(band)
     title = f"Line \u00b7 {n} players \u00b7 joker {js['options']['joker_points']} points"
-    return Table(title, bands, footer=_footer(game, state, js))
+    return Picture(title, bands, footer=_footer(game, state, js))

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from cardenvs.core.game import Game, Option, shuffle_unseen
-from cardenvs.core.picture import Table
+from cardenvs.core.picture import Picture
 
 from . import encoding, serialization
 from .picture import picture as _picture
@@ -522,8 +522,8 @@ class LineGame(Game[LineState, LineView]):
         """Text picture of the table; ``viewer=None`` shows every hand."""
         return _render_text(self, state, viewer)
 
-    def picture(self, state: LineState, viewer: int | None = None) -> Table:
-        """The table as a :class:`~cardenvs.core.picture.Table` (for ``rgb_array``)."""
+    def picture(self, state: LineState, viewer: int | None = None) -> Picture:
+        """The table as a :class:`~cardenvs.core.picture.Picture` (for ``rgb_array``)."""
         return _picture(self, state, viewer)
 
 

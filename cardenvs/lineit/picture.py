@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardenvs.core.picture import Pile, Table
+from cardenvs.core.picture import Picture, Pile
 
 from .state import COLOUR_KEYS, FINAL, HAND_LIMIT, OVER, PHASES, State, card_text, market_size, score
 
@@ -78,11 +78,11 @@ def _footer(st: State) -> str:
             f"this {what}) \u00b7 first player: player_{st.first}")
 
 
-def picture(game: Any, state: State, viewer: int | None) -> Table:
-    """The table of a Line-it position as a :class:`Table`.
+def picture(game: Any, state: State, viewer: int | None) -> Picture:
+    """The table of a Line-it position as a :class:`Picture`.
 
     Every hand is public in Line-it, so ``viewer`` only marks that seat ``(you)``; the
     deck is always face down.
     """
     bands = [_top(state), _jackpots(state)] + [_seat(state, s, viewer) for s in range(state.n)]
-    return Table(f"Line-it \u00b7 {state.n} players", bands, footer=_footer(state))
+    return Picture(f"Line-it \u00b7 {state.n} players", bands, footer=_footer(state))

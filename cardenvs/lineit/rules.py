@@ -515,5 +515,5 @@ class LineItGame(Game[State, LineItView]):
         return render.render(state, viewer)
 
     def picture(self, state: State, viewer: int | None = None) -> Any:
-        """The table as a :class:`cardenvs.core.picture.Table` (for ``rgb_array``)."""
+        """The table as a :class:`cardenvs.core.picture.Picture` (for ``rgb_array``)."""
         return _picture(self, state, viewer)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cardenvs.core.cards import parse_card
-from cardenvs.core.picture import Pile, Table
+from cardenvs.core.picture import Picture, Pile
 
 from .state import GROUP, RANK_VALUES, State
 
@@ -60,8 +60,8 @@ def hand_piles(hand: list[str], pack: str, marked: set[str]) -> tuple[list[Pile]
     return piles, f"{status}, value {value}"
 
 
-def picture(game: Rummy432Game, state: State, viewer: int | None) -> Table:
-    """The table of a Rummy 4x3x2's position as a :class:`Table`.
+def picture(game: Rummy432Game, state: State, viewer: int | None) -> Picture:
+    """The table of a Rummy 4x3x2's position as a :class:`Picture`.
 
     ``viewer=None`` shows every hand face up (seat 0 at the bottom); a seat sees its own
     hand at the bottom and the others face down except the cards they took from the
@@ -92,7 +92,7 @@ def picture(game: Rummy432Game, state: State, viewer: int | None) -> Table:
     title = (f"Rummy 4x3x2's \u00b7 pack {pack}, {opts['hand_size']} cards \u00b7 round "
              f"{js.get('round', 1)}, first to {opts['rounds_to_win']} \u00b7 dealer player_{js['dealer']}")
     footer = f"{mine}\n{_status(js)}"
-    return Table(title, [top, middle, bottom], footer=footer, centered=True)
+    return Picture(title, [top, middle, bottom], footer=footer, centered=True)
 
 
 def _tags(js: dict[str, Any], s: int) -> str:

@@ -41,7 +41,7 @@ import numpy as np
 
 from cardenvs.core.cards import card_str
 from cardenvs.core.game import Game, Option, OptionError, shuffle_unseen
-from cardenvs.core.picture import Table
+from cardenvs.core.picture import Picture
 
 from . import encoding, render, serialization
 from .encoding import OBS_FIELDS, OBS_SIZE
@@ -493,8 +493,8 @@ class Rummy432Game(Game[State, Rummy432View]):
         """Text of the table: opponents across the top, the piles, then the viewer's hand."""
         return render.render(self, state, viewer)
 
-    def picture(self, state: State, viewer: int | None = None) -> Table:
-        """The table as a :class:`~cardenvs.core.picture.Table` (``rgb_array``)."""
+    def picture(self, state: State, viewer: int | None = None) -> Picture:
+        """The table as a :class:`~cardenvs.core.picture.Picture` (``rgb_array``)."""
         return _picture(self, state, viewer)
 
 

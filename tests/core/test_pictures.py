@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import cardenvs
-from cardenvs.core.picture import Pile, Table, draw_table
+from cardenvs.core.picture import Picture, Pile, draw_picture
 
 ENV_NAMES = ["line_v0", "rummy432_v0", "lineit_v0"]
 
@@ -57,8 +57,18 @@ def test_viewer_picture(name: str) -> None:
 
 
 def test_draw_table_squeezes_long_piles_and_keeps_height() -> None:
-    short = Table("t", [[Pile("a", ["7s", "X", "57", "B4"])], [Pile("b", backs=3), Pile("", [])]],
+    short = Picture("t", [[Pile("a", ["7s", "X", "57", "B4"])], [Pile("b", backs=3), Pile("", [])]],
                   footer="f")
-    long = Table("t", [[Pile("a", [str(i) for i in range(1, 90)])], [Pile("b", backs=40, stack=True)]],
+    long = Picture("t", [[Pile("a", [str(i) for i in range(1, 90)])], [Pile("b", backs=40, stack=True)]],
                  footer="f")
-    assert draw_table(short).shape == draw_table(long).shape
+    assert draw_picture(short).shape == draw_picture(long).shape
+
+
+def test_the_old_picture_names_still_work_with_a_warning() -> None:
+    import cardenvs.core.picture as picture
+    with pytest.warns(DeprecationWarning, match="Picture"):
+        assert picture.Table is Picture
+    with pytest.warns(DeprecationWarning, match="draw_picture"):
+        assert picture.draw_table is draw_picture
+    with pytest.raises(AttributeError):
+        picture.Nothing  # noqa: B018
