@@ -6,7 +6,7 @@ A :class:`GameKit` names a game's four faces, and the rules document its players
   :class:`~cardenvs.core.game.Game` with ``view`` and ``public_view``);
 * **knowledge**: the module of the ``agents`` package with the game's strategic knowledge,
   named computer players, search budget and training defaults (its ``SPEC``);
-* **table**: the module of its :class:`~cardenvs.core.table.TableFace` (``TABLE``): move
+* **words**: the module of its :class:`~cardenvs.core.words.TableFace` (``TABLE``): move
   descriptions, prompts, scores, round and game summaries, card texts;
 * **board**: the browser table's drawing of the game, a JavaScript module shipped as a
   package file (``"cardtable:static/games/line.js"``) that draws what the server sends;
@@ -29,6 +29,7 @@ cardenvs`` imports it (and so do the browser table's worker processes).
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import importlib.metadata
 import importlib.resources
@@ -41,7 +42,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from .core.game import Game
-from .core.table import TableFace
+from .core.words import TableFace
 
 if TYPE_CHECKING:
     from .core.wrappers import SingleAgentEnv
@@ -66,13 +67,25 @@ class GameKit:
     agents: str
     #: the Gymnasium id (single-agent env against ladder opponents), e.g. ``"cardenvs/Line-v0"``
     gym_id: str | None = None
-    #: table face: the module holding ``TABLE``, a :class:`~cardenvs.core.table.TableFace`
+    #: table face: the module holding ``TABLE``, a :class:`~cardenvs.core.words.TableFace`
     #: (``"module:attribute"`` names another attribute); ``None``: the plain default face
-    table: str | None = None
+    words: str | None = None
     #: board face: ``"package:path"`` of the browser table's JavaScript module for the game
     board: str | None = None
     #: the rules for players: ``"package:path"`` of a Markdown document (``None``: none)
     rules: str | None = None
+    #: the old keyword of ``words`` (``GameKit(..., table="pkg.table")``): still accepted,
+    #: with a :class:`DeprecationWarning`
+    table: dataclasses.InitVar[str | None] = None
+
+    def __post_init__(self, table: str | None) -> None:
+        if table is None:
+            return
+        warnings.warn(f"GameKit(table=...) of {self.env_name} is now GameKit(words=...)", DeprecationWarning,
+                      stacklevel=3)
+        if self.words is not None:
+            raise TypeError(f"GameKit of {self.env_name}: give words=..., not both words= and table=")
+        object.__setattr__(self, "words", table)
 
     def env_module(self) -> ModuleType:
         """The imported environment module."""
@@ -86,12 +99,12 @@ class GameKit:
 
     def table_face(self) -> TableFace:
         """The game's table face (the plain :class:`TableFace` when the kit names none)."""
-        if self.table is None:
+        if self.words is None:
             return TableFace()
-        module, _, attr = self.table.partition(":")
+        module, _, attr = self.words.partition(":")
         face = getattr(importlib.import_module(module), attr or "TABLE")
         if not isinstance(face, TableFace):
-            raise TypeError(f"{self.table} of {self.env_name} is a {type(face).__name__}, not a TableFace")
+            raise TypeError(f"{self.words} of {self.env_name} is a {type(face).__name__}, not a TableFace")
         return face
 
     def board_file(self) -> Path | None:
@@ -116,6 +129,15 @@ class GameKit:
                              f"got {self.rules!r}")
         return importlib.resources.files(package).joinpath(path).read_text(encoding="utf-8")
 
+
+def _old_table(kit: GameKit) -> str | None:
+    """``kit.table``, the old name of :attr:`GameKit.words` (with a :class:`DeprecationWarning`)."""
+    warnings.warn("GameKit.table is now GameKit.words", DeprecationWarning, stacklevel=2)
+    return kit.words
+
+
+# the InitVar's default is the class attribute; reading it on a kit gives the words
+GameKit.table = property(_old_table)  # type: ignore[attr-defined]
 
 #: the name this registry's entries had before they were kits
 GameEntry = GameKit
@@ -213,11 +235,11 @@ def load_plugins() -> list[str]:
 
 
 register(GameKit("line_v0", "Line", "cardenvs.line_v0", "agents.games.line", "cardenvs/Line-v0",
-                 table="cardenvs.line.table", board="cardtable:static/games/line.js",
+                 words="cardenvs.line.words", board="cardtable:static/games/line.js",
                  rules="cardenvs:line/RULES.md"))
 register(GameKit("lineit_v0", "Line-it", "cardenvs.lineit_v0", "agents.games.lineit", "cardenvs/LineIt-v0",
-                 table="cardenvs.lineit.table", board="cardtable:static/games/lineit.js",
+                 words="cardenvs.lineit.words", board="cardtable:static/games/lineit.js",
                  rules="cardenvs:lineit/RULES.md"))
 register(GameKit("rummy432_v0", "Rummy 4x3x2's", "cardenvs.rummy432_v0", "agents.games.rummy432",
-                 "cardenvs/Rummy432-v0", table="cardenvs.rummy432.table",
+                 "cardenvs/Rummy432-v0", words="cardenvs.rummy432.words",
                  board="cardtable:static/games/rummy.js", rules="cardenvs:rummy432/RULES.md"))

@@ -3,7 +3,7 @@
 Seat counts and options come from each ``Game`` class (``OPTIONS``, ``validate_options``),
 levels and names from the agents (``agents.ladder``, ``agents.knowledge``), a spectator's
 view from the rules (``Game.public_view``), and every word, score, card text and board
-fact from the game's table face (:class:`cardenvs.core.table.TableFace`, :func:`face`).
+fact from the game's table face (:class:`cardenvs.core.words.TableFace`, :func:`face`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from agents.knowledge import cast as game_cast
 from agents.ladder import playable_levels, unranked_levels
 from agents.types import S, V
 from cardenvs.core.game import Game, Option, OptionError, View
-from cardenvs.core.table import TableFace, value_words
+from cardenvs.core.words import TableFace, value_words
 from cardenvs.registry import GAMES
 
 from .types import GameResult, JsonDict, OptionsKey, TableGame

@@ -2,7 +2,7 @@
 
 A move's ``cards`` are the card ids it names and its ``spots`` the places on the table it
 names (``PROTOCOL.md``, "Moves").  All of it comes from the game's table face
-(:meth:`cardenvs.core.table.TableFace.describe`), from the action id's fixed meaning and,
+(:meth:`cardenvs.core.words.TableFace.describe`), from the action id's fixed meaning and,
 for a move whose card is the face-up top of a pile, the mover's own View.  Nothing here
 reads a full state or knows a game.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from agents.types import S, V
 from cardenvs.core.game import Game
-from cardenvs.core.table import MoveWords
+from cardenvs.core.words import MoveWords
 
 from .catalog import face
 from .types import JsonDict

@@ -65,7 +65,7 @@ def game_names() -> list[GameNames]:
         cls = entry.game_class
         rules_pkg = cls.__module__.rsplit(".", 1)[0]
         modules = {entry.module, rules_pkg, entry.agents}
-        modules |= {m for m in (getattr(entry, "table", None),) if m}
+        modules |= {m for m in (getattr(entry, "words", None),) if m}
         out.append(GameNames(name, entry.title, cls.name, tuple(sorted(m.split(":")[0] for m in modules))))
     return out
 

@@ -19,7 +19,7 @@ import pytest
 import cardenvs
 from agents.coach import Coach
 from cardenvs.core.cards import JOKER, RANKS, SUIT_SYMBOLS
-from cardenvs.core.table import pretty_card
+from cardenvs.core.words import pretty_card
 from cardenvs.lineit.state import B3, NUM_NUMBERS
 
 GAMES_PER_ENV = 30

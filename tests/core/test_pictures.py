@@ -56,7 +56,7 @@ def test_viewer_picture(name: str) -> None:
         assert backs[None] == 0 and backs[0] > 0
 
 
-def test_draw_table_squeezes_long_piles_and_keeps_height() -> None:
+def test_draw_picture_squeezes_long_piles_and_keeps_height() -> None:
     short = Picture("t", [[Pile("a", ["7s", "X", "57", "B4"])], [Pile("b", backs=3), Pile("", [])]],
                   footer="f")
     long = Picture("t", [[Pile("a", [str(i) for i in range(1, 90)])], [Pile("b", backs=40, stack=True)]],

@@ -17,7 +17,7 @@ import pytest
 import agents
 import cardenvs
 from agents.tournament import tournament
-from cardenvs.core.table import TableFace
+from cardenvs.core.words import TableFace
 from cardenvs.registry import GAMES, GameKit, register
 from experiments.ladder_pairs import play_pair
 
@@ -89,6 +89,19 @@ def test_every_kit_names_a_table_face_and_a_board() -> None:
         assert isinstance(kit.table_face(), TableFace) and type(kit.table_face()) is not TableFace
         board = kit.board_file()
         assert board is not None and board.exists(), kit.env_name
+
+
+def test_the_old_table_keyword_of_a_kit_still_names_its_words() -> None:
+    """``GameKit(table=...)`` (plugin kits written before ``words=``) still works, warning."""
+    with pytest.warns(DeprecationWarning, match="words"):
+        kit = GameKit("toy_v0", "Toy", "tests.core.toy", "tests.core.toy_agents",
+                      table="tests.core.toy_words")
+    assert kit.words == "tests.core.toy_words" and isinstance(kit.table_face(), TableFace)
+    with pytest.warns(DeprecationWarning, match="GameKit.words"):
+        assert kit.table == "tests.core.toy_words"
+    with pytest.warns(DeprecationWarning), pytest.raises(TypeError, match="not both"):
+        GameKit("toy_v0", "Toy", "tests.core.toy", "tests.core.toy_agents", words="a", table="b")
+    assert GameKit("toy_v0", "Toy", "tests.core.toy", "tests.core.toy_agents").words is None
 
 
 def test_registering_a_taken_name_is_refused() -> None:

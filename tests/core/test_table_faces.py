@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import cardenvs
-from cardenvs.core.table import pretty_card, pretty_text
+from cardenvs.core.words import pretty_card, pretty_text
 
 GAMES = list(cardenvs.GAMES)
 

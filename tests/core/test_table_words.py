@@ -12,9 +12,9 @@ import pytest
 
 import cardenvs
 from cardenvs.core.cards import card_str, parse_card
-from cardenvs.core.table import names_and, plural, spoken_card, value_words
+from cardenvs.core.words import names_and, plural, spoken_card, value_words
 from cardenvs.rummy432.rules import Rummy432Game
-from cardenvs.rummy432.table import judgement, round_reasons
+from cardenvs.rummy432.words import judgement, round_reasons
 from cardtable import catalog
 from cardtable.workers import advice_ranks
 

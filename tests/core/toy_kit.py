@@ -2,7 +2,7 @@
 
 * rules: ``tests/core/toy.py`` (``ToyGame`` with ``view`` and ``public_view``);
 * knowledge: ``tests/core/toy_agents.py`` (``ToyKnowledge``, its cast and budget);
-* table: ``tests/core/toy_table.py`` (``ToyTable``: move words, prompt, board facts);
+* words: ``tests/core/toy_words.py`` (``ToyFace``: move words, prompt, board facts);
 * board: ``tests/core/toy_board.js`` (drawn by the browser table).
 
 Tests register it with :func:`registered` and remove it afterwards; a browser-table server
@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from cardenvs.registry import GAMES, GameKit, register, unregister
 
 KIT = GameKit("toy_v0", "Toy", "tests.core.toy", "tests.core.toy_agents", gym_id="cardenvs/Toy-v0",
-              table="tests.core.toy_table", board="tests.core:toy_board.js")
+              words="tests.core.toy_words", board="tests.core:toy_board.js")
 
 
 @contextmanager

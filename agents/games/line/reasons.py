@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cardenvs.core.cards import JOKER, SUIT_NAMES, card_str
 from cardenvs.core.game import Game
-from cardenvs.core.table import plural
+from cardenvs.core.words import plural
 from cardenvs.line.rules import (
     ACTION_INFO,
     ADDABLE,

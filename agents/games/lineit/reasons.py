@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cardenvs.core.game import Game
-from cardenvs.core.table import plural
+from cardenvs.core.words import plural
 from cardenvs.lineit.state import (
     ACTIONS,
     COLOUR_KEYS,

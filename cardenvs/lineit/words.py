@@ -1,12 +1,12 @@
 """Line-it's table face: its moves, prompts, board facts and scores in words (see
-:mod:`cardenvs.core.table`)."""
+:mod:`cardenvs.core.words`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from cardenvs.core.game import Game
-from cardenvs.core.table import MoveWords, TableFace, names_and, plural
+from cardenvs.core.words import MoveWords, TableFace, names_and, plural
 
 from .rules import LineItGame
 from .state import (
@@ -35,7 +35,7 @@ PHASE_WORDS = {
 }
 
 
-class LineItTable(TableFace):
+class LineItFace(TableFace):
     """Line-it at a table: the market, the jackpots, and each player's line, hand and bank."""
 
     blurb = ("Draft cards from the market into a line that climbs or falls, bank it for points, and "
@@ -140,4 +140,4 @@ class LineItTable(TableFace):
 
 
 #: Line-it's table face, named by its kit
-TABLE = LineItTable()
+TABLE = LineItFace()

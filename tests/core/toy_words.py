@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from cardenvs.core.game import Game
-from cardenvs.core.table import MoveWords, TableFace
+from cardenvs.core.words import MoveWords, TableFace
 
 
-class ToyTable(TableFace):
+class ToyFace(TableFace):
     """Race to 10 at a table: the running total, the target, each seat's own secret."""
 
     blurb = "Take turns adding 1, 2 or 3 to a shared total; whoever reaches the target wins."
@@ -32,4 +32,4 @@ class ToyTable(TableFace):
 
 
 #: the toy's table face, named by its kit
-TABLE = ToyTable()
+TABLE = ToyFace()

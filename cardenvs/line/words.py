@@ -1,5 +1,5 @@
 """Line's table face: its moves, prompts, board facts and result in words (see
-:mod:`cardenvs.core.table`)."""
+:mod:`cardenvs.core.words`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from cardenvs.core.cards import JOKER, card_str
 from cardenvs.core.game import Game
-from cardenvs.core.table import (
+from cardenvs.core.words import (
     MoveWords,
     OptionWords,
     TableFace,
@@ -37,7 +37,7 @@ def row_kind(row: tuple[int, ...] | list[int]) -> str:
     return "set" if len({c >> 2 for c in reals}) == 1 else "run"
 
 
-class LineTable(TableFace):
+class LineFace(TableFace):
     """Line at a table: a shared grid of four rows, a hand, a draw pile and a discard."""
 
     blurb = ("Spatial rummy: everybody builds one shared grid of four rows of runs and sets, jokers "
@@ -162,4 +162,4 @@ class LineTable(TableFace):
 
 
 #: Line's table face, named by its kit
-TABLE = LineTable()
+TABLE = LineFace()

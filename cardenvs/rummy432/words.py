@@ -1,5 +1,5 @@
 """Rummy 4x3x2's table face: its moves, prompts, a hand's groups and a judged round in words
-(see :mod:`cardenvs.core.table`)."""
+(see :mod:`cardenvs.core.words`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from cardenvs.core.cards import card_str, parse_card
 from cardenvs.core.game import Game
-from cardenvs.core.table import (
+from cardenvs.core.words import (
     MoveWords,
     OptionWords,
     TableFace,
@@ -111,7 +111,7 @@ def round_reason(result: dict[str, Any], names: list[str] | None = None) -> str:
     return " ".join(round_reasons(result, names))
 
 
-class Rummy432Table(TableFace):
+class Rummy432Face(TableFace):
     """Rummy 4x3x2's at a table: the opponents' counts and taken cards, the piles, a hand by groups."""
 
     blurb = ("A rummy where only groups of one rank count. Pick up a card, throw a card; finish when "
@@ -255,4 +255,4 @@ class Rummy432Table(TableFace):
 
 
 #: Rummy 4x3x2's table face, named by its kit
-TABLE = Rummy432Table()
+TABLE = Rummy432Face()
