@@ -28,8 +28,8 @@ Observation = Mapping[str, np.ndarray]
 
 
 @lru_cache(maxsize=64)
-def table(env_name: str, num_players: int, options: tuple[tuple[str, Any], ...]) -> SomeGame:
-    """The (cached) rules object of a table: game, seat count and options."""
+def rules_for(env_name: str, num_players: int, options: tuple[tuple[str, Any], ...]) -> SomeGame:
+    """The (cached) rules object of a game (environment name) for a seat count and options."""
     return cardenvs.game_class(env_name)(num_players, **dict(options))
 
 
@@ -92,7 +92,7 @@ class Agent(ABC):
             raise ValueError(f"{type(self).__name__} has no env_name, so it cannot read observations")
         cls = cardenvs.game_class(self.env_name)
         view = cls.decode(observation["observation"])
-        game = table(self.env_name, int(view.num_players), tuple(sorted(view.options.items())))
+        game = rules_for(self.env_name, int(view.num_players), tuple(sorted(view.options.items())))
         return game, view, legal
 
     def __call__(self, observation: Observation) -> int:

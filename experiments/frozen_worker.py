@@ -67,7 +67,8 @@ class Worker:
         """The frozen rules object and View of an observation (its own decode, checked by its
         own encode: the observation formats of the two sides must agree)."""
         view = self.cardenvs.game_class(env).decode(obs)
-        game = self.base.table(env, int(view.num_players), tuple(sorted(view.options.items())))
+        rules_for = getattr(self.base, "rules_for", None) or self.base.table  # older commits: table
+        game = rules_for(env, int(view.num_players), tuple(sorted(view.options.items())))
         again = game.encode(view)
         if again.shape != obs.shape or bytes(again.tobytes()) != bytes(obs.astype(again.dtype).tobytes()):
             raise ValueError(f"{env}: the frozen rules read this observation otherwise (formats differ)")
