@@ -131,7 +131,7 @@ def main(argv: list[str]) -> int:
     rest = argv[1:]
     if job == "demo":
         setup("dev")
-        return run([PY, "-m", "agents.demo", *rest])
+        return run([PY, "-m", "agents.programs.demo", *rest])
     if job == "test":
         setup(TEST_EXTRAS)
         ensure_browser()

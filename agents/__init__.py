@@ -9,17 +9,17 @@ Every agent acts on what ``env.last()`` gives its player, never on the true stat
 #: recognised (``cardenvs._agents_import``); set before anything else is imported
 __cardenvs_agents__ = True
 
-from .arena import GameResult, play_game
-from .base import Agent, RandomAgent
-from .coach import Advice, Coach
-from .evaluation import Evaluation, evaluate
-from .exploitability import (
+from .evaluation.arena import GameResult, play_game
+from .evaluation.evaluator import Evaluation, evaluate
+from .evaluation.exploitability import (
     ApproximateBestResponseResult,
     BestResponseResult,
     best_response,
     local_best_response,
 )
-from .ladder import LEVELS, knowledge, levels, make_agent, opponents, playable_levels, unranked_levels
+from .players.base import Agent, RandomAgent
+from .players.coach import Advice, Coach
+from .players.ladder import LEVELS, knowledge, levels, make_agent, opponents, playable_levels, unranked_levels
 
 __all__ = [
     "LEVELS",

@@ -4,8 +4,8 @@
 
 ``agents`` is a common name: a folder ``agents/`` (with or without ``__init__.py``) or a
 module ``agents.py`` in the current directory, or anywhere on ``PYTHONPATH`` before the
-installed packages, is what ``import agents`` finds first.  Then ``agents.gym`` and the
-like fail with a bare ``No module named 'agents.gym'``.  :func:`import_agents` imports a
+installed packages, is what ``import agents`` finds first.  Then ``agents.learning.gym`` and the
+like fail with a bare ``No module named 'agents.learning.gym'``.  :func:`import_agents` imports a
 module of the package and, when it fails or finds a module that is not the
 distribution's, raises :class:`AgentsShadowedError` saying what shadows it, where the
 real package is and how to fix it.

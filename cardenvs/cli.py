@@ -1,10 +1,10 @@
 """The console scripts of the agents package, started from ``cardenvs``.
 
-``cardenvs-play``, ``cardenvs-evaluate`` and ``cardenvs-demo`` run ``agents.play``,
-``agents.evaluation`` and ``agents.demo``.  Their entry points are these functions, not
+``cardenvs-play``, ``cardenvs-evaluate`` and ``cardenvs-demo`` run ``agents.programs.play``,
+``agents.evaluation.evaluator`` and ``agents.programs.demo``.  Their entry points are these functions, not
 the ``agents`` modules themselves, so that when a folder or module named ``agents``
 shadows the package the command says so and how to fix it (and exits with status 2)
-instead of failing with ``No module named 'agents.play'`` before any of the project's
+instead of failing with ``No module named 'agents.programs.play'`` before any of the project's
 code runs.  Like the Gymnasium ids, they import ``agents`` by name, when run.
 """
 
@@ -33,15 +33,15 @@ def run_agents_main(submodule: str, command: str, argv: list[str] | None = None)
 
 
 def play(argv: list[str] | None = None) -> int:
-    """``cardenvs-play``: a game in the terminal against computer players (``agents.play``)."""
-    return run_agents_main("play", "cardenvs-play", argv)
+    """``cardenvs-play``: a game in the terminal against computer players (``agents.programs.play``)."""
+    return run_agents_main("programs.play", "cardenvs-play", argv)
 
 
 def evaluate(argv: list[str] | None = None) -> int:
-    """``cardenvs-evaluate``: a policy against the ladder (``agents.evaluation``)."""
-    return run_agents_main("evaluation", "cardenvs-evaluate", argv)
+    """``cardenvs-evaluate``: a policy against the ladder (``agents.evaluation.evaluator``)."""
+    return run_agents_main("evaluation.evaluator", "cardenvs-evaluate", argv)
 
 
 def demo(argv: list[str] | None = None) -> int:
-    """``cardenvs-demo``: computer players play a rendered game (``agents.demo``)."""
-    return run_agents_main("demo", "cardenvs-demo", argv)
+    """``cardenvs-demo``: computer players play a rendered game (``agents.programs.demo``)."""
+    return run_agents_main("programs.demo", "cardenvs-demo", argv)

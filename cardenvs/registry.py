@@ -190,12 +190,12 @@ GYM_ENTRY_POINT = "cardenvs.registry:gym_env"
 
 
 def gym_env(**kwargs: Any) -> SingleAgentEnv:
-    """The Gymnasium ids' entry point: ``agents.gym.single_agent_env(**kwargs)``, the
+    """The Gymnasium ids' entry point: ``agents.learning.gym.single_agent_env(**kwargs)``, the
     learner against ladder opponents.  The agents package is imported only when an id is
     made, with a clear ``ImportError`` if a folder or module named ``agents`` shadows it."""
     from ._agents_import import load_agents
 
-    env: SingleAgentEnv = load_agents("gym", "single_agent_env")(**kwargs)
+    env: SingleAgentEnv = load_agents("learning.gym", "single_agent_env")(**kwargs)
     return env
 
 

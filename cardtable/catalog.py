@@ -1,7 +1,7 @@
 """What the table offers per game, read from each game's kit (it names no game).
 
 Seat counts and options come from each ``Game`` class (``OPTIONS``, ``validate_options``),
-levels and names from the agents (``agents.ladder``, ``agents.knowledge``), a spectator's
+levels and names from the agents (``agents.players.ladder``, ``agents.players.knowledge``), a spectator's
 view from the rules (``Game.public_view``), and every word, score, card text and board
 fact from the game's table face (:class:`cardenvs.core.words.TableFace`, :func:`face`).
 """
@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict, cast
 
 import cardenvs
-from agents.knowledge import cast as game_cast
-from agents.ladder import playable_levels, unranked_levels
+from agents.players.knowledge import cast as game_cast
+from agents.players.ladder import playable_levels, unranked_levels
 from agents.types import S, V
 from cardenvs.core.game import Game, Option, OptionError, View
 from cardenvs.core.words import TableFace, value_words

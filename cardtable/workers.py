@@ -42,8 +42,8 @@ from .catalog import make_game
 from .types import JsonDict, OptionsKey
 
 if TYPE_CHECKING:
-    from agents.base import Agent
-    from agents.coach import Coach
+    from agents.players.base import Agent
+    from agents.players.coach import Coach
 
 #: agents and coaches one worker keeps (least recently used go first)
 CACHE_SIZE = 4096
@@ -87,8 +87,8 @@ _lock = threading.Lock()
 
 
 def _new_engine(job: Job) -> Agent | Coach:
-    from agents.coach import Coach
-    from agents.ladder import make_agent
+    from agents.players.coach import Coach
+    from agents.players.ladder import make_agent
 
     if job.kind == "coach":
         return Coach(job.env, level=job.level, seed=job.seed, names=list(job.names) or None)
@@ -97,7 +97,7 @@ def _new_engine(job: Job) -> Agent | Coach:
 
 def _warm(job: Job, engine: Agent | Coach) -> None:
     """Give a fresh engine (an agent or a coach) its seat's memory, if it keeps one: replay
-    the game and let it :meth:`~agents.base.Agent.observe` the seat's own Views at the
+    the game and let it :meth:`~agents.players.base.Agent.observe` the seat's own Views at the
     seat's own past decisions, in order."""
     if not engine.remembers or job.prev_step < 0:
         return
@@ -191,7 +191,7 @@ def _init_worker(server_pid: int | None = None, nice: int = 0) -> None:
         _watch_server(server_pid)
     if nice > 0 and hasattr(os, "nice"):
         os.nice(nice)
-    import agents.ladder  # noqa: F401
+    import agents.players.ladder  # noqa: F401
     import cardenvs  # noqa: F401
 
 

@@ -50,7 +50,7 @@ from typing import Any  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 
 from agents.cli import HelpFormatter  # noqa: E402
-from agents.tournament import wilson  # noqa: E402
+from agents.evaluation.tournament import wilson  # noqa: E402
 from experiments.reporting import command_line, machine  # noqa: E402
 
 #: the methods, in table order
@@ -198,7 +198,7 @@ def evaluate(env: str, players: int, policy: Path, level: str, games: int,
     Scores as train.py's ``evaluate`` does: 1 for a sole win, ``1/k`` for a win shared by
     ``k`` (a game truncated by the turn cap is a draw, and counted apart).
     """
-    from agents.tournament import Match, points, run_matches
+    from agents.evaluation.tournament import Match, points, run_matches
 
     me = f"policy:{policy}"
     matches = []

@@ -4,21 +4,21 @@
     python -m experiments.bench_selfplay                      # Line-it and Rummy 4x3x2's
     python -m experiments.bench_selfplay --envs lineit_v0 --steps 16384 --repeats 5
 
-Trains the same network (:class:`agents.feature_torch.ActionScorerNet`, 128x128 policy
+Trains the same network (:class:`agents.learning.feature_torch.ActionScorerNet`, 128x128 policy
 and value) with the same PPO settings (8 tables, 256 decisions per table per rollout,
 minibatches of 512, 4 epochs, one torch thread) against the greedy level, in three
 configurations, each in a fresh interpreter:
 
-* ``SB3 MaskablePPO``: ``MaskablePPO(agents.feature_sb3.ActionScorerPolicy)`` over
+* ``SB3 MaskablePPO``: ``MaskablePPO(agents.learning.feature_sb3.ActionScorerPolicy)`` over
   ``cardenvs.vector.make_vec_env(..., observation="action_features")`` (the SB3 fast
-  path's vector env), with ``agents.sb3_speedups``: the observation is the whole
+  path's vector env), with ``agents.learning.sb3_speedups``: the observation is the whole
   ``(num_actions, F)`` matrix, stored as it is in the rollout buffer;
 * ``own PPO, 8 tables``: ``experiments/selfplay.py``'s rollout and update, which store
   only the legal actions' rows;
 * ``own PPO, 32 tables``: its default batch (32 tables of 128 decisions).
 
 And, for reference, the SB3 fast path on the flat observation with the baselines'
-256x256 MLP (``agents.sparse_policy.fast_ppo_kwargs``).  Decisions per second in process
+256x256 MLP (``agents.learning.sparse_policy.fast_ppo_kwargs``).  Decisions per second in process
 CPU time (steady on a shared machine), the median of ``--repeats`` runs, and the bytes
 each stored decision takes.  The own trainer plays a learner's forced moves (one legal
 action) without asking the network; Line-it and Rummy have almost none.  Line's matrix
@@ -61,18 +61,18 @@ def measure(env_name: str, config: str, steps: int, seed: int) -> dict[str, floa
         import gymnasium
         from sb3_contrib import MaskablePPO
 
-        from agents import sb3_speedups
+        from agents.learning import sb3_speedups
 
         sb3_speedups.enable()
         common: dict[str, Any] = {"n_steps": 256, "batch_size": 512, "n_epochs": 4, "seed": seed,
                                   "verbose": 0, "learning_rate": 1e-3}
         if config == "SB3 MaskablePPO":
-            from agents.feature_sb3 import ActionScorerPolicy
+            from agents.learning.feature_sb3 import ActionScorerPolicy
 
             venv = make_vec_env(env_name, 8, opponents, seed=seed * 100, observation="action_features")
             model = MaskablePPO(ActionScorerPolicy, venv, policy_kwargs={"net_arch": [128, 128]}, **common)
         else:
-            from agents.sparse_policy import fast_ppo_kwargs
+            from agents.learning.sparse_policy import fast_ppo_kwargs
             from cardenvs.core.wrappers import observation_scale
 
             game = __import__("cardenvs").game_class(env_name)(2)

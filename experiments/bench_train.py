@@ -11,8 +11,8 @@ env, 4 minibatches per epoch, 2 epochs, a 64x64 network, one torch thread):
 * ``stock, 1 env`` — what a user gets first: ``MaskablePPO("MlpPolicy", DummyVecEnv([env]))``;
 * ``stock, 8 envs`` — the same with ``DummyVecEnv`` over 8 copies;
 * ``fast, 1 env`` / ``fast, 8 envs`` — the batched path: ``cardenvs.vector.MaskedVecEnv``,
-  ``agents.sparse_policy.fast_ppo_kwargs()`` (sparse masked head, boolean mask
-  buffer, fused Adam) and ``agents.sb3_speedups``;
+  ``agents.learning.sparse_policy.fast_ppo_kwargs()`` (sparse masked head, boolean mask
+  buffer, fused Adam) and ``agents.learning.sb3_speedups``;
 * ``fast, 8 envs, subprocess`` — the same policy over SB3's ``SubprocVecEnv``.
 
 In-process runs are timed in process CPU time (steady on a shared machine); the
@@ -61,8 +61,8 @@ def measure(env_name: str, players: int, n_envs: int, fast: bool, vec: str, step
     common: dict[str, Any] = {"n_steps": n_steps, "batch_size": max(n_steps * n_envs // 4, 2), "n_epochs": 2,
                               "seed": seed, "verbose": 0}
     if fast:
-        from agents import sb3_speedups
-        from agents.sparse_policy import fast_ppo_kwargs
+        from agents.learning import sb3_speedups
+        from agents.learning.sparse_policy import fast_ppo_kwargs
 
         sb3_speedups.enable()
         venv = make_vec_env(env_name, n_envs, opponents, num_players=players, seed=seed * 100, kind=vec)

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import os
 
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one BLAS thread per process (see agents.scorer.dense)
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one BLAS thread a process (players.scorer.dense)
 
 import argparse
 import dataclasses
@@ -44,8 +44,12 @@ from pathlib import Path
 import agents
 import cardenvs
 from agents.cli import HelpFormatter
-from agents.exploitability import ROLLOUT_POLICIES, ApproximateBestResponseResult, BestResponseResult
-from agents.ray_backend import add_backend_arguments, backend_of
+from agents.evaluation.exploitability import (
+    ROLLOUT_POLICIES,
+    ApproximateBestResponseResult,
+    BestResponseResult,
+)
+from agents.evaluation.ray_backend import add_backend_arguments, backend_of
 from experiments.reporting import command_line, machine, publish
 
 #: the folder of the from-scratch policies (``scratch`` as a target)
@@ -115,7 +119,7 @@ def markdown(rows: list[Row], settings: dict[str, object], command: str, load_be
         "(`game.sample_state`), plays every candidate move out in each of them against the target, its "
         "own later moves by the rollout policy, with the same worlds and rollout seeds for every "
         "candidate, and keeps the best move when it beats the rollout policy's own move clearly "
-        "(`agents/exploitability.py` says how).", "",
+        "(`agents/evaluation/exploitability.py` says how).", "",
         "**Reading it.** The exploiter is one legal strategy, so its score is a lower bound on the "
         "target's exploitability in points per game (a win 1, a shared win split; fair share 50%). "
         "A score whose interval lies above 50% shows the target exploitable (*yes*); a score at or "

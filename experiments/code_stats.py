@@ -6,7 +6,8 @@ often the generic floors name a game.
 
 The *generic floors* are the code that must work for any registered game: the table's
 server (``cardtable/*.py``) and client (``cardtable/static/*.js``, not the per-game boards in
-``static/games/``), the generic agents (``agents/*.py``, not ``agents/games/``), the
+``static/games/``), the generic agents (``agents/*.py`` and the subpackages
+``agents/{players,evaluation,learning,programs}/``, not ``agents/games/``), the
 integrations (``cardenvs/integrations/``) and the core (``cardenvs/core/``).  In them it
 counts, per file:
 
@@ -41,6 +42,8 @@ def generic_files(root: Path = ROOT) -> list[Path]:
     """The files of the generic floors (see the module docstring), sorted."""
     out: list[Path] = []
     for folder, pattern in (("cardtable", "*.py"), ("cardtable/static", "*.js"), ("agents", "*.py"),
+                            ("agents/players", "*.py"), ("agents/evaluation", "*.py"),
+                            ("agents/learning", "*.py"), ("agents/programs", "*.py"),
                             ("cardenvs/integrations", "*.py"), ("cardenvs/core", "*.py")):
         out += sorted((root / folder).glob(pattern))
     return out

@@ -13,7 +13,7 @@ is fitted again on all the labels so far (warm start; the last ``--holdout`` sha
 each round's games is held out, and the epoch with the best held-out agreement is
 kept).  Labelling runs in ``--workers`` processes.
 
-The policy is :class:`agents.scorer.ScorerPolicy`: a flat MLP over the observation plus
+The policy is :class:`agents.players.scorer.ScorerPolicy`: a flat MLP over the observation plus
 one MLP shared by every legal action over that action's facts (the game's heuristic
 scores at both depths, as differences from the best move, and the game's own facts),
 trained in torch and exported as numpy arrays; it plays without torch as
@@ -50,8 +50,8 @@ import numpy as np
 import agents
 import cardenvs
 from agents.cli import HelpFormatter
-from agents.scorer import ScorerPolicy, action_features
-from agents.search import SEARCH_SETTINGS
+from agents.players.scorer import ScorerPolicy, action_features
+from agents.players.search import SEARCH_SETTINGS
 from cardenvs.core.loop import Turn, play
 from experiments.oracle import oracle_knowledge
 from experiments.reporting import command_line
@@ -60,12 +60,12 @@ from experiments.reporting import command_line
 # ----------------------------------------------------------------------------- teachers
 def parse_budget(text: str | None, teacher: str) -> dict[str, Any]:
     """``--teacher-budget``: a JSON object of search settings laid over the expert's own
-    (``{"simulations": 32, "paired": true}``; keys :data:`agents.search.SEARCH_SETTINGS`),
+    (``{"simulations": 32, "paired": true}``; keys :data:`agents.players.search.SEARCH_SETTINGS`),
     for ``--teacher expert`` or ``oracle`` only.
 
     ``ValueError`` saying what is wrong and what is allowed for anything else.
     """
-    from agents.search import check_search_settings, settings_from_json
+    from agents.players.search import check_search_settings, settings_from_json
 
     if not text:
         return {}
@@ -84,8 +84,8 @@ def make_teacher(env: str, teacher: str, budget: dict[str, Any], seed: int) -> t
     policy cloned from it still sees only its own view and learns what the oracle does *on
     average* over the hands that view allows (the "oracle guiding" of Suphx).
     """
-    from agents.knowledge import spec
-    from agents.search import SearchAgent
+    from agents.players.knowledge import spec
+    from agents.players.search import SearchAgent
 
     if teacher == "oracle":
         know = oracle_knowledge(env)()
@@ -203,12 +203,12 @@ def label_games(job: Job) -> Labels:
 def teach(teacher: agents.Agent, know: Any, game: Any, view: Any, legal: list[int]) -> tuple[int, np.ndarray]:
     """The teacher's move and, for a search teacher, its value of each legal move.
 
-    A :class:`agents.search.SearchAgent` plays the argmax of its ``values``; those are
+    A :class:`agents.players.search.SearchAgent` plays the argmax of its ``values``; those are
     mean outcomes of the moves it searched (NaN for the others, and for every move of a
     decision it leaves to the planning heuristic, whose scores are on another scale).
     Any other teacher gives its choice and NaN values.
     """
-    from agents.search import SearchAgent
+    from agents.players.search import SearchAgent
 
     if not isinstance(teacher, SearchAgent):
         return teacher.choose(game, view, legal), np.full(len(legal), np.nan, np.float32)

@@ -37,7 +37,7 @@ import weakref
 from pathlib import Path
 from typing import Any
 
-from agents.base import Agent
+from agents.players.base import Agent
 
 #: the last commit before issue 30 changed the expert's search (78f4547, "The expert at a
 #: fifth of its cost"): its agents/ are the old expert, search, knowledge and budgets
@@ -247,9 +247,9 @@ def old_budget(env_name: str) -> dict[str, Any]:
 
 def make_level(env_name: str, level: str, seed: int | None = None, name: str | None = None) -> Agent:
     """:func:`agents.make_agent`, plus the level ``"expert-old"``: the old expert (for
-    ``agents.tournament.run_matches(..., make=make_level)``)."""
+    ``agents.evaluation.tournament.run_matches(..., make=make_level)``)."""
     if level == LEVEL:
         return old_expert(env_name, seed=seed, name=name)
-    from agents.ladder import make_agent
+    from agents.players.ladder import make_agent
 
     return make_agent(env_name, level, seed=seed, name=name)

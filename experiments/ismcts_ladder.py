@@ -6,12 +6,12 @@
 
 For each game, two players: every level of ``--levels`` (default random, greedy,
 planner, expert) plays ``--games`` games against the ``ismcts`` agent
-(:mod:`agents.ismcts`, ``--simulations`` per decision), on seeded deals, each deal
+(:mod:`agents.players.ismcts`, ``--simulations`` per decision), on seeded deals, each deal
 played twice with the seats swapped.  Scheduling and analysis are the tournament's
-(:mod:`agents.tournament`: a sole win scores 1, a shared win 1/2, with 95% Wilson
+(:mod:`agents.evaluation.tournament`: a sole win scores 1, a shared win 1/2, with 95% Wilson
 intervals).  When the ladder knows the level name (``ismcts`` or
 ``ismcts:<simulations>``), the tournament plays the matches itself; until then this
-script builds the IS-MCTS agent with :func:`agents.ismcts.make_ismcts`, seeded exactly
+script builds the IS-MCTS agent with :func:`agents.players.ismcts.make_ismcts`, seeded exactly
 as the tournament would.  Needs ``open-spiel`` (the ``openspiel`` extra).
 """
 
@@ -27,11 +27,11 @@ from pathlib import Path
 import numpy as np
 
 import cardenvs
-from agents.base import Agent
 from agents.cli import HelpFormatter
-from agents.ismcts import DEFAULT_BUDGET, make_ismcts, parse_level
-from agents.ladder import make_agent
-from agents.tournament import Match, MatchResult, analyse, play_match
+from agents.evaluation.tournament import Match, MatchResult, analyse, play_match
+from agents.players.base import Agent
+from agents.players.ismcts import DEFAULT_BUDGET, make_ismcts, parse_level
+from agents.players.ladder import make_agent
 from cardenvs.core.loop import play
 
 LEVELS = ("random", "greedy", "planner", "expert")
@@ -45,7 +45,7 @@ def ismcts_level(simulations: int | None) -> str:
 
 
 def ladder_knows(env_name: str, level: str) -> bool:
-    """Whether ``agents.ladder.make_agent`` builds ``level`` (the lead wired it)."""
+    """Whether ``agents.players.ladder.make_agent`` builds ``level`` (the lead wired it)."""
     try:
         make_agent(env_name, level, seed=0)
     except ValueError:
@@ -71,7 +71,7 @@ def _agent(env_name: str, level: str, seed: int) -> Agent:
 
 
 def play_own(match: Match) -> MatchResult:
-    """:func:`agents.tournament.play_match`, building IS-MCTS through its factory."""
+    """:func:`agents.evaluation.tournament.play_match`, building IS-MCTS through its factory."""
     game = cardenvs.game_class(match.env_name)(len(match.seats), **dict(match.options))
     rng = np.random.default_rng(match.seed)
     players = [_agent(match.env_name, lvl, match.seed * 31 + i) for i, lvl in enumerate(match.seats)]

@@ -16,7 +16,7 @@ A level may be ``expert-old``: the expert as it was before issue 30, played from
 commit's own code (:mod:`experiments.frozen`; ``--pairs expert-old:expert`` measures the new
 expert against it).
 
-The share is measured as ``agents.evaluate`` measures it (:mod:`agents.estimate`): the
+The share is measured as ``agents.evaluate`` measures it (:mod:`agents.evaluation.estimate`): the
 games of a deal are scored together (a Student interval over deals) and, unless
 ``--no-control-variates``, each game's points less its luck of the cards (AIVAT-style
 chance corrections, :mod:`agents.measure`; unbiased); the plain share (points as they
@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import os
 
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one BLAS thread per process (see agents.scorer.dense)
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one BLAS thread a process (players.scorer.dense)
 
 import argparse
 import datetime
@@ -42,9 +42,9 @@ from pathlib import Path
 import agents
 import cardenvs
 from agents.cli import HelpFormatter
-from agents.estimate import Estimate, estimate
-from agents.ray_backend import add_backend_arguments, backend_of
-from agents.tournament import Match, points, run_matches
+from agents.evaluation.estimate import Estimate, estimate
+from agents.evaluation.ray_backend import add_backend_arguments, backend_of
+from agents.evaluation.tournament import Match, points, run_matches
 from experiments.frozen import LEVEL as LEGACY
 from experiments.frozen import make_level
 from experiments.reporting import command_line, machine
@@ -56,7 +56,7 @@ MACHINE = machine()
 @dataclass
 class PairResult:
     """The upper level's share against the lower one over ``games`` games: the reported
-    figure (``share``, ``low``, ``high``) and the whole :class:`~agents.estimate.Estimate`."""
+    figure (``share``, ``low``, ``high``) and the whole :class:`~agents.evaluation.estimate.Estimate`."""
 
     lower: str
     upper: str
@@ -88,7 +88,7 @@ def play_pair(env: str, lower: str, upper: str, players: int, games: int, seed: 
               workers: int, control_variates: bool = True, backend: str = "local",
               ray_address: str | None = None) -> PairResult:
     """Play one adjacent pair and score the upper level (``backend``, ``ray_address``:
-    where the games run, as for :func:`agents.tournament.run_matches`)."""
+    where the games run, as for :func:`agents.evaluation.tournament.run_matches`)."""
     start = time.time()
     make = make_level if LEGACY in (lower, upper) else None
     results = run_matches(matches(env, lower, upper, players, games, seed, control_variates), workers=workers,

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import os
 
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one BLAS thread per process (see agents.scorer.dense)
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one BLAS thread a process (players.scorer.dense)
 
 import argparse
 import datetime
@@ -61,8 +61,8 @@ import numpy as np
 import agents
 import cardenvs
 from agents.cli import HelpFormatter
-from agents.estimate import t_quantile
-from agents.ray_backend import add_backend_arguments, backend_of
+from agents.evaluation.estimate import t_quantile
+from agents.evaluation.ray_backend import add_backend_arguments, backend_of
 from experiments.reporting import command_line, machine, publish
 
 ROOT = Path(__file__).resolve().parents[1]

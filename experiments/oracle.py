@@ -31,10 +31,10 @@ from tqdm import tqdm
 import agents
 import cardenvs
 from agents.cli import HelpFormatter
-from agents.knowledge import spec
-from agents.ladder import make_agent
-from agents.search import SearchAgent
-from agents.tournament import points, wilson
+from agents.evaluation.tournament import points, wilson
+from agents.players.knowledge import spec
+from agents.players.ladder import make_agent
+from agents.players.search import SearchAgent
 from cardenvs.core.loop import play
 from experiments.reporting import command_line
 

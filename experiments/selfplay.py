@@ -14,7 +14,7 @@ decision with one legal move is played for the learner and not counted as a step
 
 The learner reads one observation design (``--observation``, see
 ``cardenvs.core.observers``): ``action_features`` (default: a network shared by every
-action scores each legal action's facts, :class:`agents.feature_torch.ActionScorerNet`),
+action scores each legal action's facts, :class:`agents.learning.feature_torch.ActionScorerNet`),
 ``flat`` or ``planes`` (an MLP with one output per action id, evaluated at the legal
 ones only).  The PPO is the project's own, batched over ``--n-envs`` tables in this
 process: the inputs of a decision are its legal actions' rows, stored as they are (a
@@ -28,7 +28,7 @@ by opponent), ``eval.csv`` and ``learning_curve.png`` (every ``--eval-every`` mi
 current policy plays ``--eval-games`` games against each of ``--eval-levels``, seats
 alternating on the same deals; the win share with its 95% Wilson interval against wall
 time), ``current.npz``, ``best.npz`` (the best evaluation so far, by the mean over the
-levels) and ``final.npz`` (numpy :class:`agents.feature_policy.FeaturePolicy` files, each
+levels) and ``final.npz`` (numpy :class:`agents.players.feature_policy.FeaturePolicy` files, each
 playable as ``policy:FILE``), and ``checkpoint.pt`` (network, optimiser, counters, random
 states, the pool) with ``args.json``, from which ``--resume DIR`` continues (the wall-time
 budget counts the time before the stop).  ``--final-games N`` ends the run with an
@@ -81,7 +81,7 @@ def evaluate(env_name: str, players: int, policy_file: Path, levels: list[str], 
              seed: int) -> dict[str, tuple[float, float, float]]:
     """Win share (draws split) of a policy file against each level, with its 95% Wilson
     interval: ``games`` games per level, seats alternating on the same deals."""
-    from agents.tournament import points, run_matches, schedule, wilson
+    from agents.evaluation.tournament import points, run_matches, schedule, wilson
 
     me = f"policy:{policy_file}"
     out = {}
@@ -219,7 +219,7 @@ class Run:
                 "method": "PPO from scratch (experiments/selfplay.py): no teacher, no search"}
 
     def export(self, path: Path) -> None:
-        from agents.feature_torch import export
+        from agents.learning.feature_torch import export
 
         export(self.learner.net, self.args.env, self.scale, self.meta()).save(path)
 

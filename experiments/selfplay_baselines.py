@@ -65,7 +65,7 @@ def run_argv(args: argparse.Namespace, label: str, design: str, long: bool, seed
 
 
 def wilson(share: float, n: int) -> tuple[float, float]:
-    from agents.tournament import wilson as w
+    from agents.evaluation.tournament import wilson as w
 
     return w(share, n)
 

@@ -20,8 +20,8 @@ from pathlib import Path
 import agents
 import cardenvs
 from agents.cli import HelpFormatter
-from agents.ray_backend import add_backend_arguments, backend_of
-from agents.tournament import analyse, run_matches, schedule
+from agents.evaluation.ray_backend import add_backend_arguments, backend_of
+from agents.evaluation.tournament import analyse, run_matches, schedule
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -34,10 +34,10 @@ import numpy as np
 
 import agents
 import cardenvs
-from agents import sb3_speedups
 from agents.cli import HelpFormatter
-from agents.knowledge import spec
-from agents.trained import NumpyPolicy, TrainedAgent, export_sb3
+from agents.learning import sb3_speedups
+from agents.players.knowledge import spec
+from agents.players.trained import NumpyPolicy, TrainedAgent, export_sb3
 from cardenvs.core.loop import Turn, play
 from cardenvs.core.wrappers import SingleAgentEnv, observation_scale
 from experiments.reporting import command_line, game_options
@@ -116,7 +116,7 @@ def make_env_fn(env_name: str, players: int, pool: OpponentPool, seed: int, opti
 def evaluate(env_name: str, players: int, policy_file: str, levels: list[str], games: int,
              seed: int, workers: int) -> dict[str, float]:
     """Score share of the policy against each ladder level (seats rotated)."""
-    from agents.tournament import Match, points, run_matches
+    from agents.evaluation.tournament import Match, points, run_matches
 
     out: dict[str, float] = {}
     for level in levels:
@@ -328,7 +328,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                     help="inprocess: cardenvs.vector.MaskedVecEnv (fastest on few cores); "
                          "dummy: SB3 DummyVecEnv; subproc: SB3 SubprocVecEnv")
     ap.add_argument("--dense-policy", action="store_true",
-                    help="sb3-contrib's stock MlpPolicy instead of agents.sparse_policy "
+                    help="sb3-contrib's stock MlpPolicy instead of agents.learning.sparse_policy "
                          "(same networks, slower)")
     ap.add_argument("--pool", nargs="*", default=["random", "greedy"],
                     help="ladder levels the opponents come from")
@@ -374,7 +374,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def ppo_settings(args: argparse.Namespace) -> dict[str, Any]:
-    """The game's starting hyperparameters (``agents.ladder``) with the command line's overrides."""
+    """The game's starting hyperparameters (``agents.players.ladder``) with the command line's overrides."""
     d = spec(args.env).train_defaults
     return {
         "net_arch": [int(x) for x in args.net_arch.split(",")] if args.net_arch else d["net_arch"],
@@ -405,7 +405,7 @@ def build_model(args: argparse.Namespace, venv: VecEnv, settings: dict[str, Any]
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.logger import configure
 
-    from agents.sparse_policy import fast_ppo_kwargs
+    from agents.learning.sparse_policy import fast_ppo_kwargs
 
     net_arch = settings["net_arch"]
     # the sparse head, boolean mask buffer and fused Adam compute what the stock policy does

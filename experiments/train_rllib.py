@@ -12,7 +12,7 @@ the seats listed in ``--opponents`` (ladder levels: random, greedy, planner, exp
 ``policy:FILE.npz``) are played by the environment itself, at seats drawn anew each
 episode, so only the learner seats are RLlib agents.  Every ``--eval-every``
 iterations the policy is exported to a temporary ``.npz`` and plays ``--eval-games``
-games against each ``--eval-levels`` level through ``agents.tournament`` (its seat
+games against each ``--eval-levels`` level through ``agents.evaluation.tournament`` (its seat
 rotated, the level in every other seat); the score share (1 a win, 1/k a k-way shared
 win) goes into the CSV log ``<out>/progress.csv`` with the iteration's throughput and
 losses.  The final policy is exported (``--export``, default ``<out>/policy.npz``); it
@@ -40,7 +40,7 @@ from typing import Any
 import agents
 import cardenvs
 from agents.cli import HelpFormatter
-from agents.trained import export_rllib
+from agents.players.trained import export_rllib
 from experiments.reporting import game_options
 
 CSV_FIELDS = ["iteration", "wall_s", "iter_s", "env_steps", "env_steps_per_s", "sample_s_ema", "learn_s_ema",
@@ -95,7 +95,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def evaluate(env_name: str, players: int, policy_file: str, levels: list[str], games: int, seed: int,
              workers: int, options: dict[str, Any]) -> dict[str, tuple[float, float]]:
     """Score share and mean reward of the policy against each level (its seat rotated)."""
-    from agents.tournament import Match, analyse, run_matches
+    from agents.evaluation.tournament import Match, analyse, run_matches
 
     me = f"policy:{policy_file}"
     opts = tuple(sorted(options.items()))

@@ -23,7 +23,7 @@ unbiased.  The net is written as numpy weights (``agents.measure.ValueNet``), wi
 seat count, options, data, validation loss and weights in its ``meta``.
 
 Seeds: game ``i`` is dealt with seed ``--seed + i`` (default from 10**7 up; its agents
-get ``seed * 31 + seat`` as in ``agents.tournament``); the weights are fitted on games
+get ``seed * 31 + seat`` as in ``agents.evaluation.tournament``); the weights are fitted on games
 dealt from 5,000,000.  No evaluation uses seeds from 10**7 up, and the reported variance
 tables (``experiments/variance.py``) deal from 0, apart from both.  The validation split
 is by game (the last tenth), its loss against the games' points.

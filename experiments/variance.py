@@ -6,7 +6,7 @@
 
 For each game at 2 players and each pairing ``a:b``, ``--games`` games on ``--games/2``
 deals, each deal played twice with the seats swapped (deal ``d`` dealt as
-``agents.tournament`` deals seed ``--seed + d``; entrant ``k`` of the pairing gets agent
+``agents.evaluation.tournament`` deals seed ``--seed + d``; entrant ``k`` of the pairing gets agent
 seed ``seed * 31 + k`` in both seatings).  Each game is played plainly
 and again with the corrector (``agents.measure``; the game's moves and rewards must be the
 same, checked) and both are timed (CPU).  The entrant is ``a``; its score in a game is
@@ -73,7 +73,7 @@ class Runs:
 
 def play_one(env: str, seats: tuple[str, str], mseed: int, spec: tuple[ValueFunction, int, int, bool] | None,
              rot: int = 0) -> tuple[float, list[int], list[float], Any, ChanceCorrector | None]:
-    """One game dealt as ``agents.tournament.play_match`` deals it (rotation ``rot`` of
+    """One game dealt as ``agents.evaluation.tournament.play_match`` deals it (rotation ``rot`` of
     the entrants), with a corrector if ``spec`` (value, samples, deal samples, policy
     terms) is given: (CPU seconds, the moves, the rewards, the final state, the
     corrector).  An entrant's agent seed goes with it, not with its seat, so that an

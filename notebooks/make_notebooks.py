@@ -322,11 +322,11 @@ from IPython.display import Markdown, display
 from sb3_contrib import MaskablePPO
 
 import agents
-from agents import sb3_speedups
-from agents.feature_sb3 import ActionScorerPolicy, export_policy
-from agents.sparse_policy import fast_ppo_kwargs
-from agents.tournament import points, run_matches, schedule, wilson
-from agents.trained import TrainedAgent, export_sb3
+from agents.learning import sb3_speedups
+from agents.learning.feature_sb3 import ActionScorerPolicy, export_policy
+from agents.learning.sparse_policy import fast_ppo_kwargs
+from agents.evaluation.tournament import points, run_matches, schedule, wilson
+from agents.players.trained import TrainedAgent, export_sb3
 from cardenvs.core.observers import features_module
 from cardenvs.core.wrappers import SingleAgentEnv
 from cardenvs.vector import make_vec_env
@@ -546,7 +546,7 @@ def benchmarking() -> list[nbformat.NotebookNode]:
         md("""
 # 03 · Benchmarking the opponents
 
-`agents.tournament.tournament(...)` plays seeded games between ladder levels with the
+`agents.evaluation.tournament.tournament(...)` plays seeded games between ladder levels with the
 seats rotated, then reports win rates with 95% Wilson intervals and openskill
 (Plackett-Luce) ratings. Two-player tournaments also get the pairwise win-rate matrix.
 
@@ -560,7 +560,7 @@ from pathlib import Path
 from IPython.display import Image, Markdown, display
 
 import agents
-from agents.tournament import tournament
+from agents.evaluation.tournament import tournament
 
 GAMES = int(os.environ.get("CARDENVS_NB_GAMES", 100))
 WORKERS = int(os.environ.get("CARDENVS_NB_WORKERS", min(4, os.cpu_count() or 1)))

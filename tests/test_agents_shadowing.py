@@ -135,7 +135,7 @@ def test_a_package_named_agents_is_named_with_the_fix_everywhere(tmp_path: Path)
     out = _checks(tmp_path, rllib=True)
     for name in ("gym.make", "gymnasium.make_vec"):
         assert out[name]["ok"] is False and out[name]["type"] == "AgentsShadowedError", out[name]
-        assert out[name]["message"].startswith("cannot import agents.gym: ")
+        assert out[name]["message"].startswith("cannot import agents.learning.gym: ")
         _says_shadowed(out[name]["message"], fake)
     if HAS_SB3:  # cardenvs.vector itself needs no agents (gymnasium.make_vec's ids do, above)
         assert out["cardenvs.vector"]["value"] == "2", out["cardenvs.vector"]
@@ -150,7 +150,7 @@ def test_a_package_named_agents_is_named_with_the_fix_everywhere(tmp_path: Path)
 
 
 def test_a_user_module_named_like_one_of_the_package_is_not_taken_for_it(tmp_path: Path) -> None:
-    fake = _fake_package(tmp_path, init=True, gym=True)  # agents.gym imports, but it is the user's
+    fake = _fake_package(tmp_path, init=True, gym=True)  # agents.learning.gym imports, but it is the user's
     out = _checks(tmp_path)
     assert out["gym.make"]["type"] == "AgentsShadowedError", out["gym.make"]
     _says_shadowed(out["gym.make"]["message"], fake)
@@ -161,10 +161,10 @@ def test_a_module_file_named_agents_is_named(tmp_path: Path) -> None:
     res = _run(tmp_path, AS_INSTALLED + "import sys, gymnasium, cardenvs\n"
                          "from cardenvs.cli import play\nsys.exit(play(['line_v0']))")
     assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
-    assert res.stderr.startswith("cardenvs-play: error: cannot import agents.play: ")
+    assert res.stderr.startswith("cardenvs-play: error: cannot import agents.programs.play: ")
     _says_shadowed(res.stderr, tmp_path / "agents.py")
     res = _run(tmp_path, AS_INSTALLED + "import gymnasium, cardenvs\ngymnasium.make('cardenvs/Line-v0')")
-    assert res.returncode == 1 and "AgentsShadowedError: cannot import agents.gym" in res.stderr
+    assert res.returncode == 1 and "AgentsShadowedError: cannot import agents.learning.gym" in res.stderr
     _says_shadowed(res.stderr, tmp_path / "agents.py")
 
 
@@ -183,7 +183,7 @@ def test_a_namespace_folder_named_agents_is_hidden_by_the_installed_package(tmp_
 
 def test_an_editable_install_resolves_the_modules_behind_a_namespace_folder(tmp_path: Path) -> None:
     """setuptools' editable finder runs after the path finder: ``agents`` is the user's
-    namespace folder, but ``agents.gym`` and the rest come from the project, and work."""
+    namespace folder, but ``agents.learning.gym`` and the rest come from the project, and work."""
     probe = _run(tmp_path, "import sys; print(any('Editable' in getattr(f, '__name__', type(f).__name__) "
                            "for f in sys.meta_path))", pythonpath=False)
     if probe.stdout.strip() != "True":
@@ -192,13 +192,13 @@ def test_an_editable_install_resolves_the_modules_behind_a_namespace_folder(tmp_
     code = ("import sys, gymnasium, cardenvs, agents\n"
             "from cardenvs._agents_import import agents_home, import_agents\n"
             "env = gymnasium.make('cardenvs/Line-v0')\n"
-            "print(agents.__file__, sys.modules['agents.gym'].__file__, agents_home())\n"
+            "print(agents.__file__, sys.modules['agents.learning.gym'].__file__, agents_home())\n"
             "from cardenvs.cli import demo\nsys.exit(demo(['--help']))")
     res = _run(tmp_path, code, pythonpath=False)
     assert res.returncode == 0, res.stderr
     top, gym, home = res.stdout.split("\n")[0].split()
     assert top == "None"  # the namespace folder
-    assert Path(gym) == Path(home) / "gym.py"
+    assert Path(gym) == Path(home) / "learning" / "gym.py"
 
 
 def test_a_clean_directory_has_everything_working(tmp_path: Path) -> None:
@@ -221,10 +221,10 @@ def test_the_helper_in_process() -> None:
     assert agents.__cardenvs_agents__ is True
     assert agents_home() == ROOT / "agents"
     assert shadowing() is None
-    assert import_agents() is agents and import_agents("gym") is sys.modules["agents.gym"]
-    assert load_agents("ladder", "make_agent") is agents.make_agent
-    with pytest.raises(ImportError, match="cannot import no_such_name from agents.ladder"):
-        load_agents("ladder", "no_such_name")
+    assert import_agents() is agents and import_agents("learning.gym") is sys.modules["agents.learning.gym"]
+    assert load_agents("players.ladder", "make_agent") is agents.make_agent
+    with pytest.raises(ImportError, match="cannot import no_such_name from agents.players.ladder"):
+        load_agents("players.ladder", "no_such_name")
     with pytest.raises(ModuleNotFoundError) as err:  # a missing module of ours is not shadowing
         import_agents("no_such_module")
     assert type(err.value) is ModuleNotFoundError

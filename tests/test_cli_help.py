@@ -31,7 +31,8 @@ def test_the_formatter_shows_every_default_once() -> None:
     assert "  kept as written" in text
 
 
-@pytest.mark.parametrize("module", ["agents.evaluation", "agents.play", "agents.demo", "cardtable.__main__"])
+@pytest.mark.parametrize("module", ["agents.evaluation.evaluator", "agents.programs.play",
+                                    "agents.programs.demo", "cardtable.__main__"])
 def test_entry_points_show_defaults(module: str, capsys: pytest.CaptureFixture[str]) -> None:
     if module.startswith("cardtable"):
         pytest.importorskip("starlette")
@@ -58,8 +59,12 @@ def test_prog_names_the_console_script_or_the_module(monkeypatch: pytest.MonkeyP
 
 
 #: each command line: (its module, its console script, the shim of cardenvs.cli that runs it)
-COMMANDS = [("agents.play", "cardenvs-play", "play"), ("agents.evaluation", "cardenvs-evaluate", "evaluate"),
-            ("agents.demo", "cardenvs-demo", "demo"), ("cardtable.__main__", "cardtable", None)]
+COMMANDS = [("agents.programs.play", "cardenvs-play", "play"),
+            ("agents.evaluation.evaluator", "cardenvs-evaluate", "evaluate"),
+            ("agents.programs.demo", "cardenvs-demo", "demo"), ("cardtable.__main__", "cardtable", None)]
+#: the documented ``python -m`` command of each module that has one of its own
+DOCUMENTED = {"agents.programs.play": "agents.play", "agents.evaluation.evaluator": "agents.evaluation",
+              "agents.programs.demo": "agents.demo"}
 
 
 def _help(module: str, argv0: str, monkeypatch: pytest.MonkeyPatch,
@@ -79,7 +84,7 @@ def _help(module: str, argv0: str, monkeypatch: pytest.MonkeyPatch,
 def test_help_names_the_console_script_or_the_module_and_nothing_else(
         module: str, script: str, shim: str | None, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    as_module = "python -m " + module.removesuffix(".__main__")
+    as_module = "python -m " + DOCUMENTED.get(module, module.removesuffix(".__main__"))
     text = _help(module, f"/venv/bin/{script}", monkeypatch, capsys)
     assert text.startswith(f"usage: {script} ") and as_module not in text, text
     text = _help(module, f"/x/{module.replace('.', '/')}.py", monkeypatch, capsys)
@@ -107,7 +112,7 @@ def test_help_says_each_default_once_and_points_at_shipped_files(
 
 
 def test_play_shows_the_shipped_rules_document() -> None:
-    from agents.play import rules_text
+    from agents.programs.play import rules_text
 
     text = rules_text("line_v0")
     assert text.startswith("## 1. The rules for a player") and "## 2." not in text

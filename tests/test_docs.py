@@ -42,7 +42,7 @@ def test_the_site_builds_strictly(tmp_path: Path) -> None:
     assert "Discrete(4014)" in line and "The rules for a player" in line  # spec and rules, one page
     for game in ("lineit", "rummy432"):
         assert (out / "games" / f"{game}.html").exists()
-    assert "agents.evaluation.evaluate" in (out / "api" / "agents.html").read_text()
+    assert "agents.evaluation.evaluator.evaluate" in (out / "api" / "agents.html").read_text()
     assert "/api/games" in (out / "cardtable" / "protocol.html").read_text()
     assert "0.1.0" in (out / "changelog.html").read_text()
     for page in ("results/ladder/README.html", "results/bench_speed.html", "results/baselines/line_v0.html",

@@ -5,6 +5,11 @@
   ``experiments``; the shipped packages never import ``experiments`` or ``tests`` (a game
   from elsewhere is named as text by its kit, and imported through the registry).
 * No import circles between the shipped modules, counting imports inside functions too.
+* ``agents`` is grouped by concern (:data:`AGENTS_FORBIDDEN`): the players (``agents.players``:
+  the Agent interface, the ladder, the knowledge, the coach) import none of the evaluation,
+  learning, measuring or programs; the evaluation (``agents.evaluation``) and the learning
+  (``agents.learning``) import no programs (``agents.programs``), which nothing else imports;
+  the flat modules of ``agents`` are only :data:`AGENTS_FLAT`.
 * The table (``cardtable``) is built in floors (:data:`TABLE_LAYERS`): the rooms' data and
   the rules' documents; the connections, timers, lifecycle and file; the protocol and its
   handlers, which see the server only through its narrow interfaces (``ports.Table``,
@@ -98,6 +103,48 @@ def test_arrows_go_downhill(layer: str) -> None:
         for imported in _imports(name, path):
             if imported.split(".")[0] in FORBIDDEN[layer]:
                 wrong.append(f"{name} imports {imported}")
+    assert not wrong, wrong
+
+
+#: the subpackages of ``agents`` that each subpackage may not import (type-only imports too)
+AGENTS_FORBIDDEN = {
+    "players": ("evaluation", "learning", "measure", "programs"),
+    "measure": ("evaluation", "learning", "programs"),
+    "evaluation": ("programs",),
+    "learning": ("programs",),
+    "games": ("evaluation", "learning", "measure", "programs"),
+}
+#: the modules of ``agents`` outside its subpackages: the package, the shared types and help
+#: formatter, the documented ``python -m agents.play`` / ``agents.demo`` commands, and the old
+#: module paths that saved SB3 models name
+AGENTS_FLAT = {"agents", "agents.types", "agents.cli", "agents.play", "agents.demo",
+               "agents.sparse_policy", "agents.feature_sb3"}
+
+
+def test_agents_have_only_the_known_flat_modules() -> None:
+    flat = {name for name, path in MODULES.items() if name.split(".")[0] == "agents"
+            and name.count(".") <= 1 and (name == "agents" or path.name != "__init__.py")}
+    assert flat == AGENTS_FLAT, f"put these in a subpackage of agents: {sorted(flat - AGENTS_FLAT)}"
+
+
+@pytest.mark.parametrize("sub", list(AGENTS_FORBIDDEN))
+def test_agents_subpackages_import_only_what_they_may(sub: str) -> None:
+    wrong = []
+    for name, path in MODULES.items():
+        if not name.startswith(f"agents.{sub}.") and name != f"agents.{sub}":
+            continue
+        for imported in _imports(name, path):
+            parts = imported.split(".")
+            if parts[0] == "agents" and len(parts) > 1 and parts[1] in AGENTS_FORBIDDEN[sub]:
+                wrong.append(f"{name} imports {imported}")
+    assert not wrong, wrong
+
+
+def test_only_the_programs_and_their_commands_import_the_programs() -> None:
+    allowed = {"agents.play", "agents.demo", "cardenvs.cli"}
+    wrong = [f"{name} imports {imported}" for name, path in MODULES.items()
+             if not name.startswith("agents.programs") and name not in allowed
+             for imported in _imports(name, path) if imported.startswith("agents.programs")]
     assert not wrong, wrong
 
 

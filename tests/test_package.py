@@ -45,7 +45,7 @@ def test_the_wheel_holds_the_packages_data_and_commands(built: tuple[Path, Path]
 
     assert wheel.name.startswith(f"cardenvs-{cardenvs.__version__}-py3-none-any")
     names = set(zipfile.ZipFile(wheel).namelist())
-    for needed in ("cardenvs/__init__.py", "agents/evaluation.py", "cardtable/app.py",
+    for needed in ("cardenvs/__init__.py", "agents/evaluation/evaluator.py", "cardtable/app.py",
                    "cardtable/PROTOCOL.md", "cardtable/static/index.html", "cardtable/static/games/rummy.js",
                    "agents/policies/line_v0.npz", "agents/policies/lineit_v0.npz",
                    "agents/policies/rummy432_v0.npz", "cardenvs/py.typed", "cardenvs/line/RULES.md",

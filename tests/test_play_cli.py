@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import cardenvs
-from agents.play import main, play
+from agents.programs.play import main, play
 
 ROOT = Path(__file__).resolve().parents[1]
 ENVS = list(cardenvs.ENVS)
@@ -218,7 +218,7 @@ def test_main_reports_bad_options_without_traceback(capsys: pytest.CaptureFixtur
 def _cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)}
-    return subprocess.run([sys.executable, "-m", "agents.play", *args], input=stdin,
+    return subprocess.run([sys.executable, "-m", "agents.programs.play", *args], input=stdin,
                           capture_output=True, text=True, timeout=120, cwd=ROOT, env=env)
 
 
@@ -247,7 +247,7 @@ def test_subprocess_undecodable_line_asks_again() -> None:
     """A strictly decoding stdin and a line that is not UTF-8: say so, ask again."""
     env = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONPATH": os.pathsep.join(
         p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)}
-    res = subprocess.run([sys.executable, "-m", "agents.play", "line_v0", "--seed", "1"],
+    res = subprocess.run([sys.executable, "-m", "agents.programs.play", "line_v0", "--seed", "1"],
                          input=b"\xff\xfe garbage\nquit\n", capture_output=True, timeout=120,
                          cwd=ROOT, env=env)
     out = res.stdout.decode()

@@ -32,10 +32,10 @@ from cardenvs.core.game import Game
 from cardenvs.core.loop import Turn, play
 from cardenvs.core.observers import features_module
 
-from ..base import Agent
-from ..feature_policy import FeaturePolicy
-from ..ladder import make_agent
-from ..tournament import points as win_points
+from ..evaluation.tournament import points as win_points
+from ..players.base import Agent
+from ..players.feature_policy import FeaturePolicy
+from ..players.ladder import make_agent
 from ..types import S, V
 
 __all__ = ["DEFAULT_HIDDEN", "Decisions", "Encoder", "Learner", "PPOSettings", "Pool", "Rollout", "Snapshot",
@@ -329,7 +329,7 @@ class Learner:
     def __init__(self, args: PPOSettings, game: Game[S, V], encoder: Encoder) -> None:
         import torch as th
 
-        from ..feature_torch import ActionScorerNet, VectorNet
+        from .feature_torch import ActionScorerNet, VectorNet
 
         hidden = tuple(args.hidden) if args.hidden else DEFAULT_HIDDEN[args.observation]
         if args.observation == "action_features":
@@ -351,7 +351,7 @@ class Learner:
         log-probabilities and the values."""
         import torch as th
 
-        from ..feature_torch import segment_log_softmax, segment_sample
+        from .feature_torch import segment_log_softmax, segment_sample
 
         with th.no_grad():
             logits, values, seg = forward(self.net, d)
@@ -371,7 +371,7 @@ class Learner:
         """PPO epochs over the rollout (GAE advantages, clipped surrogate, value loss, entropy)."""
         import torch as th
 
-        from ..feature_torch import segment_entropy, segment_log_softmax
+        from .feature_torch import segment_entropy, segment_log_softmax
 
         a = self.args
         T = len(ro.rewards) // n_envs

@@ -60,8 +60,8 @@ import numpy as np
 from cardenvs.core.game import Game
 from cardenvs.core.loop import Hook, Player, Turn, play
 
-from ..base import RandomAgent
-from ..heuristic import HeuristicAgent
+from ..players.base import RandomAgent
+from ..players.heuristic import HeuristicAgent
 from ..types import S, V
 from .value import ValueFunction, game_points, value_for
 
@@ -76,13 +76,13 @@ Policy = Callable[[Game[S, V], V, list[int]], np.ndarray]
 
 
 def _uniform(game: Game[S, V], view: V, legal: list[int]) -> np.ndarray:
-    """Every legal action alike (:class:`~agents.base.RandomAgent`)."""
+    """Every legal action alike (:class:`~agents.players.base.RandomAgent`)."""
     return np.full(len(legal), 1.0 / len(legal))
 
 
 def _ties(agent: HeuristicAgent) -> Policy:
     """The moves a heuristic agent draws among: its best scores within 1e-9, alike (the
-    rule of :func:`agents.knowledge.argmax_random`)."""
+    rule of :func:`agents.players.knowledge.argmax_random`)."""
 
     def policy(game: Game[S, V], view: V, legal: list[int]) -> np.ndarray:
         vals = agent.values(game, view, legal).tolist()

@@ -88,7 +88,7 @@ def value_inputs(game: Game[S, V], states: Sequence[S],
     n = game.num_players
     x = np.stack([game.observe(s, p) for s in states for p in range(n)])
     if "evaluate" in features:
-        from ..knowledge import knowledge
+        from ..players.knowledge import knowledge
 
         know = knowledge(game.env_name)
         ev = np.array([[know.evaluate(game, s, p)] for s in states for p in range(n)], np.float32)

@@ -1,7 +1,7 @@
 """A game's table face: its words and numbers for people sitting at a table.
 
 The rules core answers what is legal and who won; a table (the browser table's server,
-``cardtable``, or the terminal table, ``agents.play``) also needs the game's own words for
+``cardtable``, or the terminal table, ``agents.programs.play``) also needs the game's own words for
 people: what a move does (said to the mover and to everyone else), the prompt of a turn,
 the scores column, a judged round and the end of a game, the text of each card, and the
 facts a board draws that the View holds only implicitly (a Rummy hand's groups, a Line

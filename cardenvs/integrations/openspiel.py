@@ -59,7 +59,7 @@ histories in it start at the resampled position. There is no information-state *
 (a history has no fixed size): ``provides_information_state_string = True``,
 ``provides_information_state_tensor = False``, ``provides_observation_string =
 provides_observation_tensor = True``. Search keyed on the View (``ISMCTSBot(...,
-use_observation_string=True)``, what :class:`agents.ismcts.ISMCTSAgent` does) is cheaper
+use_observation_string=True)``, what :class:`agents.players.ismcts.ISMCTSAgent` does) is cheaper
 per call. Observers are given for the player's own view only (public and single-player
 private information; perfect recall for the information state); other observation types
 raise ``ValueError``.

@@ -1,7 +1,7 @@
 """Starting Ray for cardenvs' workers: :func:`runtime_env` and :func:`init_ray`.
 
 What :mod:`cardenvs.integrations.rllib` and ``agents``' Ray backend
-(:mod:`agents.ray_backend`) share, in a module that imports neither RLlib nor torch
+(:mod:`agents.evaluation.ray_backend`) share, in a module that imports neither RLlib nor torch
 (``import ray`` happens inside :func:`init_ray`).  Why the packages are shipped as
 ``py_modules``: see :mod:`cardenvs.integrations.rllib` (remote workers and a folder
 named ``cardenvs/``).  Both functions are re-exported there.

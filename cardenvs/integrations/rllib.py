@@ -30,7 +30,7 @@ that start Ray and :func:`ppo_config`.  What it gives:
   and only the other seats are RLlib agents.  This module never imports the agents.
 * :func:`register` (``register_env`` under ``"cardenvs"``), :func:`runtime_env` /
   :func:`init_ray` (the remote-import fix below), :func:`ppo_config` (multi-agent PPO,
-  one shared action-masking policy).  ``agents.trained.export_rllib`` turns the trained
+  one shared action-masking policy).  ``agents.players.trained.export_rllib`` turns the trained
   policy into the ``.npz`` the ``policy:FILE.npz`` level plays without torch.
 
 Remote workers and a folder named ``cardenvs/``: Ray puts the driver's current
@@ -348,7 +348,7 @@ def ppo_config(env_config: Mapping[str, Any], *, env: str = DEFAULT_NAME,
     The policy is :class:`~cardenvs.integrations.rllib_module.ActionMaskingPPOModule`
     (RLlib's default PPO module, an MLP of ``hiddens`` with ``activation``, separate
     critic, linear policy head, with the mask applied to its logits), as
-    ``agents.trained.export_rllib`` exports it.  ``env`` is a name given to :func:`register`
+    ``agents.players.trained.export_rllib`` exports it.  ``env`` is a name given to :func:`register`
     (or the class).
     """
     from ray.rllib.algorithms.ppo import PPOConfig

@@ -13,7 +13,7 @@
   any heading, with a title made from its file name (:data:`RESULT_TITLES`).  The file
   on disk is not changed.
 * **Re-exported names resolve.**  ``agents.make_agent`` and ``cardenvs.Game`` are the
-  public names of objects documented where they are defined (``agents.ladder.make_agent``,
+  public names of objects documented where they are defined (``agents.players.ladder.make_agent``,
   ``cardenvs.core.game.Game``); a reference to the public name finds that entry
   (:func:`resolve_reexport`).  A name that leads nowhere stays a missing reference, which
   the strict build reports.

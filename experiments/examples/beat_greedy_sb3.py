@@ -10,7 +10,7 @@ The recipe of ``docs/training/recipe.md``, with the SB3 fast path and no teacher
 1. Environments: ``cardenvs.vector.make_vec_env`` builds 8 copies of the game in this
    process, each with ``observation="action_features"`` (a row of facts per action) and
    an opponent drawn at every deal from the ladder's random, greedy and planner levels.
-2. Policy: ``agents.feature_sb3.ActionScorerPolicy``, one small network shared by every
+2. Policy: ``agents.learning.feature_sb3.ActionScorerPolicy``, one small network shared by every
    action that scores each legal action's row, for sb3-contrib's ``MaskablePPO``.
 3. Training: ``model.learn(--steps)``, with a progress bar, one torch thread.
 4. Export: the policy is saved as numpy arrays (``--out``); it plays without torch as
@@ -51,7 +51,7 @@ def opponents(env_name: str, levels: Sequence[str]) -> Any:
 
 def evaluate(env_name: str, policy_file: str, level: str, games: int) -> tuple[float, float, float]:
     """The policy's win share (draws split) against ``level`` and its 95% Wilson interval."""
-    from agents.tournament import points, run_matches, schedule, wilson
+    from agents.evaluation.tournament import points, run_matches, schedule, wilson
 
     me = f"policy:{policy_file}"
     results = run_matches(schedule(env_name, [me, level], 2, games, seed=20_000), progress=True)
@@ -76,8 +76,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     import torch
     from sb3_contrib import MaskablePPO
 
-    from agents import sb3_speedups
-    from agents.feature_sb3 import ActionScorerPolicy, export_policy
+    from agents.learning import sb3_speedups
+    from agents.learning.feature_sb3 import ActionScorerPolicy, export_policy
     from cardenvs.vector import make_vec_env
 
     torch.set_num_threads(1)  # small networks: one thread is fastest, and fair to the other processes

@@ -28,7 +28,7 @@ import numpy as np
 
 import cardenvs
 from agents.cli import HelpFormatter
-from agents.ladder import make_agent
+from agents.players.ladder import make_agent
 from cardenvs.core.wrappers import SingleAgentEnv, observation_scale
 
 #: game options that keep an episode short (rummy432: one round per episode, not three)

@@ -46,7 +46,7 @@ import numpy as np
 from agents.games.rummy432.context import Context
 from agents.games.rummy432.memory import OpponentMemory
 from agents.games.rummy432.scoring import planner_scores
-from agents.knowledge import Memory
+from agents.players.knowledge import Memory
 from cardenvs.rummy432.rules import Rummy432Game
 from cardenvs.rummy432.state import DRAW, FINISH0, TAKE, THROW, THROW0, Rummy432View, State, rank_counts
 

@@ -44,10 +44,10 @@ from tqdm import tqdm
 
 import cardenvs
 from agents.cli import HelpFormatter
+from agents.evaluation.tournament import wilson
 from agents.games.rummy432 import OpponentMemory, Rummy432Knowledge
-from agents.heuristic import HeuristicAgent
-from agents.knowledge import Memory, SeatMemories
-from agents.tournament import wilson
+from agents.players.heuristic import HeuristicAgent
+from agents.players.knowledge import Memory, SeatMemories
 from cardenvs.core.loop import play
 from cardenvs.rummy432.state import FINISH0, THROW0, rank_counts
 from experiments import reporting

@@ -46,9 +46,9 @@ from tqdm import tqdm
 import cardenvs
 from agents.cli import HelpFormatter
 from agents.games.rummy432 import Rummy432Knowledge
-from agents.heuristic import HeuristicAgent
-from agents.knowledge import spec
-from agents.search import SEARCH_SETTINGS, SearchAgent, check_search_settings, settings_from_json
+from agents.players.heuristic import HeuristicAgent
+from agents.players.knowledge import spec
+from agents.players.search import SEARCH_SETTINGS, SearchAgent, check_search_settings, settings_from_json
 from cardenvs.core.loop import play
 from experiments.oracle import oracle_knowledge
 from experiments.reporting import command_line, publish

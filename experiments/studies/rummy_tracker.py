@@ -39,9 +39,9 @@ from tqdm import tqdm
 import cardenvs
 from agents.cli import HelpFormatter
 from agents.games.rummy432 import Rummy432Knowledge
-from agents.heuristic import HeuristicAgent
-from agents.knowledge import SeatMemories
-from agents.search import settings_from_json
+from agents.players.heuristic import HeuristicAgent
+from agents.players.knowledge import SeatMemories
+from agents.players.search import settings_from_json
 from cardenvs.core.loop import play
 from cardenvs.rummy432.state import rank_counts
 from experiments.reporting import command_line, publish

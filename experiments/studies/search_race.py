@@ -18,7 +18,7 @@ The first ``--search`` worlds are what a search may use; the rest are a held-out
 expert).  A budget's **regret** at a position is the reference value of the best
 candidate less that of the move it chooses (x1000, game-value units in [-1, 1]); a
 budget is replayed on the recorded values (the race's rule is that of
-:class:`agents.search.SearchAgent`), so every budget is judged on the same worlds.  Rows:
+:class:`agents.players.search.SearchAgent`), so every budget is judged on the same worlds.  Rows:
 
 * ``frozen expert``: the move the expert before issue 30 actually chose there
   (:mod:`experiments.frozen`: that commit's code, its own worlds);
@@ -52,8 +52,8 @@ import numpy as np
 import agents
 import cardenvs
 from agents.cli import HelpFormatter
-from agents.knowledge import knowledge, spec
-from agents.search import SearchAgent, _Search
+from agents.players.knowledge import knowledge, spec
+from agents.players.search import SearchAgent, _Search
 from cardenvs.core.loop import play
 from experiments.frozen import old_budget, old_expert
 from experiments.reporting import command_line, publish
@@ -151,7 +151,7 @@ def load(path: str | Path) -> tuple[list[Position], dict[str, Any]]:
 def race(v: np.ndarray, offset: np.ndarray, worlds: int, min_worlds: int, z: float, tol: float,
          cands: int) -> tuple[int, int]:
     """The candidate a paired race chooses on ``v`` (the first ``cands`` columns) and the
-    rollouts it plays: the rule of :class:`agents.search.SearchAgent`."""
+    rollouts it plays: the rule of :class:`agents.players.search.SearchAgent`."""
     alive = list(range(min(cands, v.shape[1])))
     used = n = 0
     racing = min_worlds < worlds

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one BLAS thread per process (agents.scorer.dense)
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one BLAS thread a process (players.scorer.dense)
 
 import argparse
 import json
@@ -31,7 +31,7 @@ import numpy as np
 import agents
 import cardenvs
 from agents.cli import HelpFormatter
-from agents.tournament import wilson
+from agents.evaluation.tournament import wilson
 from cardenvs.core.loop import play
 from experiments import distill
 

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import agents
-from agents.base import Agent
-from agents.feature_policy import FeaturePolicy
+from agents.players.base import Agent
+from agents.players.feature_policy import FeaturePolicy
 
 pytest.importorskip("torch")
 pytestmark = pytest.mark.train

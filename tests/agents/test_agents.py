@@ -9,7 +9,7 @@ import pytest
 
 import agents
 import cardenvs
-from agents.tournament import Match, play_match
+from agents.evaluation.tournament import Match, play_match
 from cardenvs.core.game import Game
 
 ENV_NAMES = list(cardenvs.ENVS)
@@ -125,7 +125,7 @@ def test_advice_covers_every_legal_move_with_reasons(env_name: str) -> None:
 
 
 def test_schedule_rotates_seats_and_orders() -> None:
-    from agents.tournament import schedule
+    from agents.evaluation.tournament import schedule
 
     two = schedule("line_v0", ["random", "greedy"], 2, 4)
     assert [m.seats for m in two] == [("random", "greedy"), ("greedy", "random")] * 2
@@ -160,7 +160,7 @@ def test_grouped_advice_never_ranks_equal_moves_apart(env_name: str) -> None:
 
 
 def test_points_split_a_shared_win() -> None:
-    from agents.tournament import points
+    from agents.evaluation.tournament import points
 
     assert points([1.0, -1.0]) == [1.0, 0.0]
     assert points([1.0, 1.0, -1.0, -1.0]) == [0.5, 0.5, 0.0, 0.0]

@@ -27,8 +27,7 @@ import pytest
 
 import cardenvs
 from agents import make_agent
-from agents.base import RandomAgent
-from agents.heuristic import HeuristicAgent
+from agents.evaluation.tournament import Match, play_match
 from agents.measure import (
     ChanceCorrector,
     UniformValue,
@@ -39,7 +38,8 @@ from agents.measure import (
     value_for,
 )
 from agents.measure.value import value_inputs
-from agents.tournament import Match, play_match
+from agents.players.base import RandomAgent
+from agents.players.heuristic import HeuristicAgent
 from cardenvs.core.game import Game
 from cardenvs.core.loop import Turn, play
 from tests.core.toy_chance import HighCardGame, exact_deals, exact_outcomes, rng_values

@@ -1,4 +1,4 @@
-"""The local best response (agents/exploitability.py): deterministic, legal, honest, and it
+"""The local best response (agents/evaluation/exploitability.py): deterministic, legal, honest, and it
 exploits a target that is exploitable."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import pytest
 
 import agents
 import cardenvs
-from agents.exploitability import LocalBestResponse, local_best_response
-from agents.tournament import points
+from agents.evaluation.exploitability import LocalBestResponse, local_best_response
+from agents.evaluation.tournament import points
 from cardenvs.core.game import Game
 from cardenvs.core.loop import Turn, play
 

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import cardenvs
-from agents.coach import Coach
+from agents.players.coach import Coach
 from cardenvs.core.cards import JOKER, RANKS, SUIT_SYMBOLS
 from cardenvs.core.words import pretty_card
 from cardenvs.lineit.state import B3, NUM_NUMBERS

@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from agents.estimate import estimate, mean_interval, t_quantile
-from agents.tournament import wilson
+from agents.evaluation.estimate import estimate, mean_interval, t_quantile
+from agents.evaluation.tournament import wilson
 
 
 @pytest.mark.parametrize("df", [1, 2, 3, 5, 10, 30, 100, 1000])

@@ -33,10 +33,10 @@ from stable_baselines3 import DQN, PPO  # noqa: E402
 
 import agents  # noqa: E402
 import cardenvs  # noqa: E402
-from agents.arena import play_between  # noqa: E402
-from agents.evaluation import SB3Policy, inferred_scale, main, resolve_policy  # noqa: E402
-from agents.feature_sb3 import ActionScorerPolicy  # noqa: E402
-from agents.sparse_policy import fast_ppo_kwargs  # noqa: E402
+from agents.evaluation.arena import play_between  # noqa: E402
+from agents.evaluation.evaluator import SB3Policy, inferred_scale, main, resolve_policy  # noqa: E402
+from agents.learning.feature_sb3 import ActionScorerPolicy  # noqa: E402
+from agents.learning.sparse_policy import fast_ppo_kwargs  # noqa: E402
 from cardenvs.core.loop import Turn  # noqa: E402
 from cardenvs.core.observers import Observer  # noqa: E402
 from cardenvs.core.wrappers import SingleAgentEnv, observation_scale  # noqa: E402

@@ -14,10 +14,10 @@ import pytest
 
 import agents
 import cardenvs
-from agents.evaluation import POLICY_LABEL, SB3Policy, Score, ladder_scale, main, schedule
-from agents.knowledge import Reference, spec
-from agents.tournament import entrant_labels, tournament, wilson
-from agents.trained import policy_path
+from agents.evaluation.evaluator import POLICY_LABEL, SB3Policy, Score, ladder_scale, main, schedule
+from agents.evaluation.tournament import entrant_labels, tournament, wilson
+from agents.players.knowledge import Reference, spec
+from agents.players.trained import policy_path
 from cardenvs.core.loop import PlayerLike
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -209,7 +209,7 @@ def test_play_game_and_the_tournament_take_plain_functions() -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_rating_fit_recovers_a_known_mu(players: int) -> None:
-    from agents.evaluation import BETA, _fit_mu
+    from agents.evaluation.evaluator import BETA, _fit_mu
 
     levels = np.array([10.0, 25.0, 31.0])
     sigmas = np.array([1.0, 0.8, 1.2])
@@ -220,7 +220,7 @@ def test_the_rating_fit_recovers_a_known_mu(players: int) -> None:
 
 
 def test_the_rating_rests_on_the_reduced_scores() -> None:
-    from agents.evaluation import _rate
+    from agents.evaluation.evaluator import _rate
 
     ref = Reference("x.md", 100, {"greedy": (25.0, 1.0), "planner": (28.0, 1.0)})
 

@@ -51,7 +51,7 @@ def test_pairs_may_name_policy_files() -> None:
 def test_wilson_matches_scipys_interval() -> None:
     from scipy.stats import binomtest
 
-    from agents.tournament import _wilson, wilson
+    from agents.evaluation.tournament import _wilson, wilson
 
     for wins, n in [(0, 10), (7, 10), (200, 400), (399, 400), (400, 400)]:
         ci = binomtest(wins, n).proportion_ci(confidence_level=0.95, method="wilson")

@@ -13,8 +13,8 @@ import numpy as np
 import agents
 import cardenvs
 from agents.games.rummy432 import OpponentMemory, Rummy432Knowledge
-from agents.knowledge import Memory, SeatMemories
-from agents.search import SearchAgent
+from agents.players.knowledge import Memory, SeatMemories
+from agents.players.search import SearchAgent
 
 
 def _game(seed: int) -> tuple[Any, Any, np.random.Generator]:

@@ -1,4 +1,4 @@
-"""The Ray backend of the match runners (``backend="ray"``, :mod:`agents.ray_backend`):
+"""The Ray backend of the match runners (``backend="ray"``, :mod:`agents.evaluation.ray_backend`):
 the same results as the local backend, game for game, on a local Ray of two CPUs.
 
 The tests that need Ray share one module-scoped local Ray and are skipped where the
@@ -21,10 +21,10 @@ import pytest
 
 import agents
 import cardenvs
-from agents import ray_backend
-from agents.base import Agent
-from agents.evaluation import main
-from agents.tournament import MatchResult, entrant_labels, run_matches, schedule, tournament
+from agents.evaluation import ray_backend
+from agents.evaluation.evaluator import main
+from agents.evaluation.tournament import MatchResult, entrant_labels, run_matches, schedule, tournament
+from agents.players.base import Agent
 
 
 @pytest.fixture(scope="module")

@@ -21,8 +21,8 @@ import pytest
 import agents
 import cardenvs
 from agents.games.lineit import LineItKnowledge
-from agents.scorer import FEATURES_VERSION, ScorerPolicy, action_features, heuristic_features
-from agents.trained import TrainedAgent
+from agents.players.scorer import FEATURES_VERSION, ScorerPolicy, action_features, heuristic_features
+from agents.players.trained import TrainedAgent
 from cardenvs.core.game import Game
 from cardenvs.core.loop import play
 
@@ -334,8 +334,8 @@ def test_a_bad_teacher_budget_is_refused_before_any_work(tmp_path: Path, text: s
 
 
 def test_a_teacher_budget_is_laid_over_the_experts_search() -> None:
-    from agents.knowledge import spec
-    from agents.search import SearchAgent
+    from agents.players.knowledge import spec
+    from agents.players.search import SearchAgent
     from experiments import distill
 
     base = spec("lineit_v0").expert_budget

@@ -1,6 +1,6 @@
 """The from-scratch policies shipped in agents/policies/scratch/ (docs/training/selfplay.md).
 
-Each is a :class:`agents.feature_policy.FeaturePolicy` trained by experiments/selfplay.py
+Each is a :class:`agents.players.feature_policy.FeaturePolicy` trained by experiments/selfplay.py
 with no teacher and no search; it records the command and the training time, reads the
 game's current feature layout, and plays whole games as ``policy:FILE`` with legal moves
 only.  Its strength is measured in docs/training/selfplay.md (hundreds of games, too slow here);
@@ -15,8 +15,8 @@ import pytest
 
 import agents
 import cardenvs
-from agents.feature_policy import FeaturePolicy
-from agents.tournament import points, run_matches, schedule
+from agents.evaluation.tournament import points, run_matches, schedule
+from agents.players.feature_policy import FeaturePolicy
 from cardenvs.core.observers import features_module
 
 SCRATCH = Path(agents.__file__).resolve().parent / "policies" / "scratch"

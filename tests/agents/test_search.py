@@ -1,4 +1,4 @@
-"""The expert's search (agents/search.py): the paired race, its settings, the rollouts'
+"""The expert's search (agents/players/search.py): the paired race, its settings, the rollouts'
 cheap tie-breaking, and the games' fast rollout paths against the heuristics they stand for."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import pytest
 
 import agents
 import cardenvs
-from agents.knowledge import Rollouts, Ties, spec
-from agents.search import SearchAgent, check_search_settings
+from agents.players.knowledge import Rollouts, Ties, spec
+from agents.players.search import SearchAgent, check_search_settings
 from tests.core.toy import ToyGame, ToyState, ToyView
 from tests.core.toy_agents import ToyKnowledge
 

@@ -14,7 +14,7 @@ import gymnasium  # noqa: E402
 import torch  # noqa: E402
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy  # noqa: E402
 
-from agents.sparse_policy import BoolMaskRolloutBuffer, SparseMaskablePolicy, fast_ppo_kwargs  # noqa: E402
+from agents.learning.sparse_policy import BoolMaskRolloutBuffer, SparseMaskablePolicy, fast_ppo_kwargs  # noqa: E402
 
 N_OBS, N_ACT = 12, 200
 

@@ -9,9 +9,9 @@ import pytest
 
 import agents
 import cardenvs
-from agents.scorer import ScorerPolicy
-from agents.tournament import Match, play_match
-from agents.trained import (
+from agents.evaluation.tournament import Match, play_match
+from agents.players.scorer import ScorerPolicy
+from agents.players.trained import (
     NumpyPolicy,
     TrainedAgent,
     has_trained,
@@ -45,7 +45,7 @@ def test_shipped_policies_play_legal_moves(env_name: str) -> None:
 
 
 def test_ranked_and_unranked_policies(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import agents.trained as trained
+    import agents.players.trained as trained
 
     env = "lineit_v0"
     path = tmp_path / f"{env}.npz"
@@ -85,7 +85,7 @@ def test_numpy_policy_masks_and_normalises() -> None:
 def test_numpy_inference_matches_torch(tmp_path: Path) -> None:
     torch = pytest.importorskip("torch")
     sb3c = pytest.importorskip("sb3_contrib")
-    from agents.trained import export_sb3
+    from agents.players.trained import export_sb3
     from cardenvs.core.wrappers import SingleAgentEnv, observation_scale
 
     game = cardenvs.game_class("rummy432_v0")(2)
@@ -139,7 +139,7 @@ def test_fast_masked_sampling_draws_the_same_distribution() -> None:
     pytest.importorskip("sb3_contrib")
     from sb3_contrib.common.maskable.distributions import MaskableCategoricalDistribution
 
-    from agents import sb3_speedups
+    from agents.learning import sb3_speedups
 
     sb3_speedups.enable()
     torch.manual_seed(0)
@@ -162,7 +162,7 @@ def test_fast_normalisation_matches_torch() -> None:
     from sb3_contrib.common.maskable.distributions import MaskableCategorical
     from torch.distributions import Categorical
 
-    from agents import sb3_speedups
+    from agents.learning import sb3_speedups
 
     sb3_speedups.enable()
     logits = torch.randn(6, 40)

@@ -21,7 +21,7 @@ import pytest
 
 import agents
 import cardenvs
-from agents.trained import NumpyPolicy, TrainedAgent
+from agents.players.trained import NumpyPolicy, TrainedAgent
 from cardenvs.core.loop import Turn, play
 from experiments import train
 
@@ -95,7 +95,7 @@ def _model(env_name: str, seat: int, net_arch: list[int], scale: np.ndarray | No
            relu: bool = False) -> Any:
     sb3c = pytest.importorskip("sb3_contrib")
     torch = pytest.importorskip("torch")
-    from agents.sparse_policy import fast_ppo_kwargs
+    from agents.learning.sparse_policy import fast_ppo_kwargs
     from cardenvs.core.wrappers import SingleAgentEnv
 
     torch.set_num_threads(1)
@@ -116,7 +116,7 @@ def test_exported_policy_plays_what_torch_plays_from_every_seat(env_name: str, s
     """The numpy file, fed the View as the play loop feeds it, picks torch's move on the
     scaled observation the learner saw in training, for each seat, mask included."""
     torch = pytest.importorskip("torch")
-    from agents.trained import export_sb3
+    from agents.players.trained import export_sb3
     from cardenvs.core.wrappers import observation_scale
 
     game = cardenvs.game_class(env_name)(2)
@@ -149,7 +149,7 @@ def test_exported_policy_plays_what_torch_plays_from_every_seat(env_name: str, s
 @pytest.mark.train
 def test_numpy_policy_matches_torch_on_random_inputs_and_masks(tmp_path: Path) -> None:
     torch = pytest.importorskip("torch")
-    from agents.trained import export_sb3
+    from agents.players.trained import export_sb3
 
     game = cardenvs.game_class("lineit_v0")(2)
     rng = np.random.default_rng(0)
@@ -194,8 +194,8 @@ def test_evaluation_plays_the_policy_it_was_given(tmp_path: Path) -> None:
     """``train.evaluate`` on the exported file gives, game for game, what the torch model
     itself scores on the same deals and seats."""
     pytest.importorskip("torch")
-    from agents.tournament import Match, play_match
-    from agents.trained import export_sb3
+    from agents.evaluation.tournament import Match, play_match
+    from agents.players.trained import export_sb3
     from cardenvs.core.wrappers import observation_scale
 
     env_name = "line_v0"
@@ -243,7 +243,7 @@ def test_imitation_reports_held_out_agreement_of_the_kept_epoch() -> None:
 @pytest.mark.train
 def test_dagger_labels_are_the_teachers_choice_on_the_students_positions(tmp_path: Path) -> None:
     pytest.importorskip("torch")
-    from agents.trained import export_sb3
+    from agents.players.trained import export_sb3
 
     env_name = "rummy432_v0"
     model, _ = _model(env_name, 0, [16], None)
@@ -287,7 +287,7 @@ def test_greedy_clone_plays_about_as_well_as_greedy(env_name: str, games: int, e
 
 def _score_of(level: str, env_name: str, opponent: str, games: int, seed: int) -> float:
     """``level``'s win share against ``opponent``, seats alternating on the same deals as ``evaluate``."""
-    from agents.tournament import Match, run_matches
+    from agents.evaluation.tournament import Match, run_matches
 
     matches = [Match(env_name, (level, opponent) if g % 2 == 0 else (opponent, level), seed + g // 2)
                for g in range(games)]

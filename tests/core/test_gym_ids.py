@@ -56,7 +56,7 @@ def test_opponents_levels_lists_and_game_options() -> None:
 def test_default_opponents_and_seeded_episodes_repeat() -> None:
     a = gymnasium.make("cardenvs/LineIt-v0", seed=5)
     b = gymnasium.make("cardenvs/LineIt-v0", seed=5)
-    assert [o.name for o in a.unwrapped.opponents] == [agents.gym.DEFAULT_OPPONENTS]  # type: ignore[attr-defined]
+    assert [o.name for o in a.unwrapped.opponents] == [agents.learning.gym.DEFAULT_OPPONENTS]  # type: ignore[attr-defined]
     assert _play(a, seed=9) == _play(b, seed=9)
 
 

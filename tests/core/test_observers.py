@@ -15,8 +15,8 @@ from pettingzoo.test import api_test
 
 import agents
 import cardenvs
-from agents.feature_policy import FeaturePolicy, is_feature_file
-from agents.trained import TrainedAgent
+from agents.players.feature_policy import FeaturePolicy, is_feature_file
+from agents.players.trained import TrainedAgent
 from cardenvs.core.game import OptionError
 from cardenvs.core.observers import OBSERVATIONS, Observer
 from cardenvs.core.wrappers import SingleAgentEnv
@@ -123,7 +123,7 @@ def _random_policy(env: str, design: str, seed: int = 0) -> FeaturePolicy:
 def test_feature_policy_file_plays_as_policy_level(env: str, design: str, tmp_path: Any) -> None:
     """A saved feature policy reads back the same, and plays legal, deterministic moves as
     ``policy:FILE`` from the View and from PettingZoo's observation dict alike."""
-    from agents.tournament import Match, play_match
+    from agents.evaluation.tournament import Match, play_match
 
     pol = _random_policy(env, design)
     path = tmp_path / f"{env}_{design}.npz"
@@ -157,7 +157,7 @@ def test_feature_policy_file_plays_as_policy_level(env: str, design: str, tmp_pa
 
 def test_segment_softmax_matches_the_masked_dense_softmax() -> None:
     torch = pytest.importorskip("torch")
-    from agents.feature_torch import segment_entropy, segment_log_softmax, segment_sample
+    from agents.learning.feature_torch import segment_entropy, segment_log_softmax, segment_sample
 
     rng = np.random.default_rng(0)
     counts = np.array([3, 1, 5, 2])
@@ -182,7 +182,7 @@ def test_segment_softmax_matches_the_masked_dense_softmax() -> None:
 @pytest.mark.parametrize("env", ["lineit_v0", "rummy432_v0"])
 def test_export_plays_what_the_torch_network_scores(env: str) -> None:
     torch = pytest.importorskip("torch")
-    from agents.feature_torch import ActionScorerNet, VectorNet, export
+    from agents.learning.feature_torch import ActionScorerNet, VectorNet, export
 
     g = cardenvs.game_class(env)(2)
     f = _module(env)
@@ -211,7 +211,7 @@ def test_sb3_action_scorer_policy_is_the_masked_softmax() -> None:
     pytest.importorskip("sb3_contrib")
     from sb3_contrib.common.maskable.distributions import MaskableCategorical
 
-    from agents.feature_sb3 import ActionScorerPolicy
+    from agents.learning.feature_sb3 import ActionScorerPolicy
 
     env = SingleAgentEnv("lineit_v0", [agents.make_agent("lineit_v0", "greedy", seed=0)],
                          observation="action_features", num_players=2)

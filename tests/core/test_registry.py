@@ -16,7 +16,7 @@ import pytest
 
 import agents
 import cardenvs
-from agents.tournament import tournament
+from agents.evaluation.tournament import tournament
 from cardenvs.core.words import TableFace
 from cardenvs.registry import GAMES, GameKit, register
 from experiments.ladder_pairs import play_pair
@@ -119,7 +119,7 @@ def test_unknown_names_are_value_errors_naming_the_environments(bad: object) -> 
 
 def test_every_registered_game_has_its_agents_spec() -> None:
     for name, entry in GAMES.items():
-        spec = agents.ladder.spec(name)
+        spec = agents.players.ladder.spec(name)
         assert spec.knowledge.env_name == name
         assert spec.cast and spec.expert_budget and spec.train_defaults
         assert entry.game_class.env_name == name

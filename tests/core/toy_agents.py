@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.knowledge import GameAgents, Knowledge
+from agents.players.knowledge import GameAgents, Knowledge
 from cardenvs.core.game import Game
 
 

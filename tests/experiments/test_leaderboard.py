@@ -64,7 +64,7 @@ def test_the_reversed_pair_is_the_other_seats_score() -> None:
 
 
 def test_the_bounds_are_read_back_from_the_best_response_page(tmp_path: Path) -> None:
-    from agents.exploitability import BestResponseResult
+    from agents.evaluation.exploitability import BestResponseResult
 
     res = BestResponseResult("greedy", "lineit_v0", 2, 60, 0.733, (0.616, 0.851), 0.7, (0.6, 0.8), 30.0)
     rows = [best_response.Row("lineit_v0", "greedy", res), best_response.Row("lineit_v0", "expert",

@@ -57,8 +57,8 @@ def test_train_evaluate_resume_export(env: str, observation: str, extra: list[st
     assert json.loads((out / "args.json").read_text())["observation"] == observation
 
     import agents
-    from agents.feature_policy import FeaturePolicy
-    from agents.tournament import Match, play_match
+    from agents.evaluation.tournament import Match, play_match
+    from agents.players.feature_policy import FeaturePolicy
 
     pol = FeaturePolicy.load(out / "final.npz")
     assert pol.observation == observation and pol.meta["env"] == env

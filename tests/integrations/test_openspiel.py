@@ -15,7 +15,7 @@ pyspiel = pytest.importorskip("pyspiel", reason="needs open-spiel (pip install c
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 import cardenvs  # noqa: E402
-from agents.ismcts import ISMCTSAgent, make_ismcts, parse_level  # noqa: E402
+from agents.players.ismcts import ISMCTSAgent, make_ismcts, parse_level  # noqa: E402
 from cardenvs.core.loop import play  # noqa: E402
 from cardenvs.integrations import openspiel as osp  # noqa: E402
 
@@ -399,7 +399,7 @@ def test_agent_plays_a_whole_game_in_the_play_loop(env: str) -> None:
     rules = cardenvs.game_class(env)(2, **SHORT[env])
     rng = np.random.default_rng(1)
     state = rules.new_state(rng)
-    from agents.ladder import make_agent
+    from agents.players.ladder import make_agent
 
     play(rules, state, [make_ismcts(env, 6, seed=0), make_agent(env, "greedy", seed=1)], rng)
     assert rules.is_terminal(state)

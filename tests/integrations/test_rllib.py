@@ -21,7 +21,7 @@ from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa
 
 import agents  # noqa: E402
 import cardenvs  # noqa: E402
-from agents.trained import NumpyPolicy, export_rllib  # noqa: E402
+from agents.players.trained import NumpyPolicy, export_rllib  # noqa: E402
 from cardenvs.integrations import rllib  # noqa: E402
 
 GAMES = list(cardenvs.GAMES)

@@ -51,7 +51,7 @@ to the expert's choices) moved its score against greedy by no more than +-2 poin
 
 from __future__ import annotations
 
-from ...knowledge import GameAgents, Reference
+from ...players.knowledge import GameAgents, Reference
 from .context import KEEP_JOKER, KEEP_WEIGHT, RANK_NAMES, SHORT, opp_card_value
 from .reasons import LineReasons
 from .rollouts import LineRollouts, rollout_move

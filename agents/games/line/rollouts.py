@@ -23,7 +23,7 @@ from cardenvs.line.rules import (
     LineView,
 )
 
-from ...knowledge import Rollouts, Ties
+from ...players.knowledge import Rollouts, Ties
 from .context import SHORT, _line
 from .scoring import LineScoring
 

@@ -24,7 +24,7 @@ from cardenvs.line.rules import (
     LineView,
 )
 
-from ...knowledge import Knowledge
+from ...players.knowledge import Knowledge
 from .context import (
     _POP,
     PLACING_PHASE,

@@ -16,7 +16,7 @@ from cardenvs.line.rules import (
     LineView,
 )
 
-from ...knowledge import Memory, Rollouts, Ties
+from ...players.knowledge import Memory, Rollouts, Ties
 from .context import KEEP_JOKER, KEEP_WEIGHT, _Ctx, _fit_mask, _line, opp_card_value
 from .rollouts import LineRollouts, rollout_move
 from .scoring import LineScoring

@@ -29,7 +29,7 @@ leader (the race, at most 32 worlds; see ``docs/results/expert/cost.md``).
 
 from __future__ import annotations
 
-from ...knowledge import GameAgents, Reference
+from ...players.knowledge import GameAgents, Reference
 from .reasons import LineItReasons
 from .rollouts import LineItRollouts
 from .scoring import LineItScoring, _greedy_values

@@ -29,7 +29,7 @@ from cardenvs.lineit.state import (
     is_bet,
 )
 
-from ...knowledge import Knowledge, seat_words
+from ...players.knowledge import Knowledge, seat_words
 from .context import _ONE_SHORT, _dir_word, _poisson_tail, _supply, _Table
 from .scoring import _Planner
 

@@ -11,7 +11,7 @@ from cardenvs.lineit.state import (
     State,
 )
 
-from ...knowledge import Rollouts, Ties
+from ...players.knowledge import Rollouts, Ties
 from .scoring import _greedy_values
 
 
@@ -19,7 +19,7 @@ class LineItRollouts(Rollouts[State, LineItView]):
     """The expert's rollouts in Line-it: :meth:`LineItKnowledge.rollout_action`'s greedy
     moves, played by one loop straight on the rules' state (no call per move through the
     game's checked ``apply``: the moves are legal by construction), ties broken by a
-    :class:`~agents.knowledge.Ties` stream."""
+    :class:`~agents.players.knowledge.Ties` stream."""
 
     def play_out(self, state: State, rng: np.random.Generator, depth: int, player: int) -> float:
         """Play ``state`` on greedily for up to ``depth`` moves and value the end for ``player``."""

@@ -29,7 +29,7 @@ from cardenvs.lineit.state import (
     is_bet,
 )
 
-from ...knowledge import Knowledge
+from ...players.knowledge import Knowledge
 from .context import (
     _F2,
     _KMAX,

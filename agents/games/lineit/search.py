@@ -13,7 +13,7 @@ from cardenvs.lineit.state import (
     State,
 )
 
-from ...knowledge import Knowledge, Rollouts, argmax_random
+from ...players.knowledge import Knowledge, Rollouts, argmax_random
 from .context import _Table
 from .rollouts import LineItRollouts
 from .scoring import _greedy_values, _Planner

@@ -43,7 +43,7 @@ from cardenvs.core.game import Game
 from cardenvs.rummy432.rules import Rummy432Game
 from cardenvs.rummy432.state import FINISH0, Rummy432View, State
 
-from ...knowledge import GameAgents, Knowledge, Memory, Reference
+from ...players.knowledge import GameAgents, Knowledge, Memory, Reference
 from .context import Context
 from .evaluation import evaluate
 from .inference import HandSetInference, Inference

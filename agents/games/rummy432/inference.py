@@ -35,7 +35,7 @@ from cardenvs.rummy432.state import (
     rank_counts,
 )
 
-from ...knowledge import Memory
+from ...players.knowledge import Memory
 from .context import Context
 from .memory import OpponentMemory
 from .scoring import planner_scores

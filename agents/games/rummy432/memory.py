@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from cardenvs.rummy432.state import Rummy432View
 
-from ...knowledge import Memory
+from ...players.knowledge import Memory
 
 
 class OpponentMemory(Memory[Rummy432View]):

@@ -19,7 +19,7 @@ from cardenvs.rummy432.state import (
     shape_of,
 )
 
-from ...knowledge import seat_words
+from ...players.knowledge import seat_words
 from .context import Context, final_score
 
 # Ranks are words: in figures "5s" (fives) is the notation of the five of spades, and a

@@ -8,7 +8,7 @@ import numpy as np
 from cardenvs.rummy432.rules import Rummy432Game
 from cardenvs.rummy432.state import GROUP, GROUPED, OVER, PICK, Rummy432View, State
 
-from ...knowledge import Knowledge, Rollouts
+from ...players.knowledge import Knowledge, Rollouts
 from .context import Context
 from .evaluation import evaluate
 from .inference import condition_opponents

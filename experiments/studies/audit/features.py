@@ -19,7 +19,7 @@ games held out, best held-out epoch kept) with one plain-torch masked-softmax ML
 
 Each clone then plays through :func:`cardenvs.core.loop.play` (an :class:`agents.Agent`
 that computes its inputs from the View) against ``greedy`` and ``planner``, seats
-alternating on the same deals as ``agents.tournament.schedule`` (deal ``10000 + g // 2``,
+alternating on the same deals as ``agents.evaluation.tournament.schedule`` (deal ``10000 + g // 2``,
 opponents seeded as ``play_match`` seeds them), and greedy vs planner on those deals is
 the reference.  Scores count a win 1, a shared win 1/k; intervals are 95% Wilson.
 
@@ -69,10 +69,10 @@ torch.set_num_threads(1)
 
 import agents  # noqa: E402
 import cardenvs  # noqa: E402
-from agents.base import Agent  # noqa: E402
 from agents.cli import HelpFormatter  # noqa: E402
+from agents.evaluation.tournament import Match, play_match, points, wilson  # noqa: E402
 from agents.games.lineit import LineItKnowledge  # noqa: E402
-from agents.tournament import Match, play_match, points, wilson  # noqa: E402
+from agents.players.base import Agent  # noqa: E402
 from cardenvs.core.loop import Turn, play  # noqa: E402
 from cardenvs.lineit.state import A_PASS, A_SCORE, NUM_ACTIONS  # noqa: E402
 

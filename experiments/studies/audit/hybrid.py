@@ -11,8 +11,8 @@ import numpy as np
 
 import agents
 import cardenvs
-from agents.base import Agent
-from agents.trained import TrainedAgent
+from agents.players.base import Agent
+from agents.players.trained import TrainedAgent
 from cardenvs.core.loop import play
 
 

@@ -16,8 +16,8 @@ import torch
 
 torch.set_num_threads(1)
 
-from agents import sb3_speedups  # noqa: E402
 from agents.cli import HelpFormatter  # noqa: E402
+from agents.learning import sb3_speedups  # noqa: E402
 from experiments import train  # noqa: E402
 
 
@@ -60,7 +60,7 @@ def main() -> None:
     t = time.time()
     rates = train.evaluate(a.env, 2, str(path), a.levels or [a.teacher, "planner"], a.eval_games, 10_000, 1)
     print(f"clone via evaluate(): {rates}  ({time.time() - t:.0f}s)")
-    from agents.tournament import Match, run_matches
+    from agents.evaluation.tournament import Match, run_matches
     for lvl in ["planner"]:
         ms = [Match(a.env, (a.teacher, lvl) if g % 2 == 0 else (lvl, a.teacher), 10_000 + g // 2)
               for g in range(a.eval_games)]

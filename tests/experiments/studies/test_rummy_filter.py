@@ -16,8 +16,8 @@ import pytest
 
 import cardenvs
 from agents.games.rummy432 import Rummy432Knowledge
-from agents.heuristic import HeuristicAgent
-from agents.knowledge import SeatMemories
+from agents.players.heuristic import HeuristicAgent
+from agents.players.knowledge import SeatMemories
 from cardenvs.core.loop import play
 from experiments.studies import rummy_filter as rf
 

@@ -21,7 +21,7 @@ def test_variant_parsing_refuses_bad_settings() -> None:
     with pytest.raises(ValueError, match="must be a number >= 0"):
         ri.parse_variant('x={"LIK_BETA": -1}')
     with pytest.raises(ValueError, match="variant x: simulations must be a whole number >= 1"):
-        ri.parse_variant('x={"simulations": 0}')  # the search settings' own check (agents.search)
+        ri.parse_variant('x={"simulations": 0}')  # the search settings' own check (agents.players.search)
     with pytest.raises(ValueError, match="unknown setting 'paired'"):
         ri.parse_variant('x={"paired": false}')  # the expert's search is always paired here
     with pytest.raises(ValueError, match="is taken"):

@@ -10,12 +10,12 @@ import numpy as np
 import cardenvs
 from cardenvs.core.game import Game
 
+from ..types import S, V
 from .base import Observation
 from .heuristic import HeuristicAgent
 from .knowledge import knowledge
 from .ladder import make_agent
 from .search import SearchAgent
-from .types import S, V
 
 
 @dataclass(frozen=True)

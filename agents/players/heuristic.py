@@ -6,13 +6,13 @@ import numpy as np
 
 from cardenvs.core.game import Game
 
+from ..types import S, V
 from .base import Agent
 from .knowledge import Knowledge, argmax_random
-from .types import S, V
 
 
 class HeuristicAgent(Agent):
-    """Plays the best-scoring legal move of a :class:`~agents.knowledge.Knowledge` at a given depth.
+    """Plays the best-scoring legal move of a :class:`~agents.players.knowledge.Knowledge` at a given depth.
 
     Its scores are pure functions of the View, so it keeps no memory.
     """

@@ -39,10 +39,10 @@ import numpy as np
 
 from cardenvs.core.game import Game
 
+from ..types import S, V
 from .base import Agent
 from .knowledge import Knowledge
 from .knowledge import knowledge as game_knowledge
-from .types import S, V
 
 #: the default search budget: simulations per decision, rollout depth, UCT constant
 DEFAULT_BUDGET: dict[str, Any] = {"simulations": 64, "depth": 16, "uct_c": 2.0}

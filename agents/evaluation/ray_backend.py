@@ -1,6 +1,6 @@
-"""Matches on a Ray cluster: the ``backend="ray"`` of :func:`agents.tournament.run_matches`.
+"""Matches on a Ray cluster: the ``backend="ray"`` of :func:`agents.evaluation.tournament.run_matches`.
 
-Everything that plays matches (:func:`agents.evaluate`, :func:`agents.tournament.tournament`,
+Everything that plays matches (:func:`agents.evaluate`, :func:`agents.evaluation.tournament.tournament`,
 ``experiments/tournament.py``, ``experiments/ladder_pairs.py``, the best-response runs)
 takes ``backend="ray"`` and ``ray_address``; the matches are then played as Ray tasks,
 each a chunk of matches (a few per CPU of the cluster, so a task's overhead is small
@@ -111,7 +111,7 @@ def _one_torch_thread() -> None:
 def _play_chunk(play_one: Callable[[Any], Any], install: Callable[[bytes], None], chunk: Sequence[Any],
                 token: str, blob: bytes) -> list[Any]:
     """A Ray task: play a chunk of matches, the call's entrants installed once per worker
-    (``install(blob)``: :func:`agents.tournament._install_entrants`)."""
+    (``install(blob)``: :func:`agents.evaluation.tournament._install_entrants`)."""
     global _installed
     if token != _installed:
         install(blob)
@@ -135,7 +135,7 @@ def run_matches(matches: Sequence[Any], play_one: Callable[[Any], Any], entrants
                 desc: str = "games", address: str | None = None, make: Any = None) -> list[Any]:
     """Play ``matches`` with ``play_one`` as Ray tasks; the results in the order of ``matches``.
 
-    :func:`agents.tournament.run_matches` calls this for ``backend="ray"``: ``install``
+    :func:`agents.evaluation.tournament.run_matches` calls this for ``backend="ray"``: ``install``
     puts the ``cloudpickle``-d ``entrants`` where ``play_one`` finds them, in each worker.
     """
     if not matches:

@@ -12,7 +12,7 @@ names in :mod:`cardenvs.registry`):
   table's worker) and fed with :meth:`Memory.update` at each of the seat's decisions.
   Scoring never writes it; search reads it to deal its worlds
   (:meth:`Knowledge.sample_state`).  After a restart it is rebuilt the same way, from the
-  seat's own Views (:meth:`agents.base.Agent.observe`).
+  seat's own Views (:meth:`agents.players.base.Agent.observe`).
 * **search** (:meth:`Knowledge.rollouts`): how the expert's sampled worlds are played out
   and valued, bound to the decision being searched.
 
@@ -32,9 +32,9 @@ import numpy as np
 import cardenvs
 from cardenvs.core.game import Game
 
-from .types import S, V
+from ..types import S, V
 
-#: the difficulty ladder every game has, weakest first (see :mod:`agents.ladder`)
+#: the difficulty ladder every game has, weakest first (see :mod:`agents.players.ladder`)
 LEVELS: tuple[str, ...] = ("random", "greedy", "planner", "expert")
 
 
@@ -151,7 +151,8 @@ class Knowledge(ABC, Generic[S, V]):
         return float(game.returns(state)[player])
 
     def action_facts(self, game: Game[S, V], view: V, legal: list[int]) -> np.ndarray:
-        """``[len(legal), k]`` facts about each legal action for learned scorers (:mod:`agents.scorer`).
+        """``[len(legal), k]`` facts about each legal action for learned scorers
+        (:mod:`agents.players.scorer`).
 
         Computed from ``view`` alone; by default none (``k == 0``).  A game adds what its
         flat observation hides (does the card fit my line, how much room it leaves...).
@@ -280,7 +281,7 @@ class GameAgents:
     knowledge: type[Knowledge]
     #: the game's cast of named computer players
     cast: tuple[str, ...]
-    #: keyword arguments of the expert's :class:`~agents.search.SearchAgent` (its search budget)
+    #: keyword arguments of the expert's :class:`~agents.players.search.SearchAgent` (its search budget)
     expert_budget: dict[str, Any]
     #: the level the expert plays like where its search is not measured stronger than that
     #: level (the 95% interval of its share against it includes 50%): the ordered ladder

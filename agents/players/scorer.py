@@ -11,7 +11,7 @@ logits::
 
 The facts are the game's heuristic scores of the move at both depths (as differences
 from the best move, the way a player compares options), plus game-specific facts where
-a game defines :meth:`agents.knowledge.Knowledge.action_facts`.  All of them are computed
+a game defines :meth:`agents.players.knowledge.Knowledge.action_facts`.  All of them are computed
 from the View alone, so a scorer policy is as honest as the heuristics are.
 
 Policies are trained by ``experiments/distill.py`` (behaviour cloning and DAgger with a
@@ -27,8 +27,8 @@ import numpy as np
 
 from cardenvs.core.game import Game
 
+from ..types import S, V
 from .knowledge import Knowledge
-from .types import S, V
 
 #: version of the feature layout; a policy file records the one it was trained with
 FEATURES_VERSION = 1

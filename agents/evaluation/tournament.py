@@ -12,10 +12,10 @@ progress bar.
 
 An entrant is a ladder level name (``"planner"``, ``"trained"``, ``"policy:FILE.npz"``:
 made afresh for each game by :func:`agents.make_agent`) or a player object: an
-:class:`~agents.base.Agent`, anything with ``act(observation)``, or a plain function of
+:class:`~agents.players.base.Agent`, anything with ``act(observation)``, or a plain function of
 the observation dict.  Objects play under a label (their ``name``); with ``workers > 1``
 they are sent to the worker processes with ``cloudpickle`` (with ``backend="ray"``, to
-the Ray workers: :mod:`agents.ray_backend`).
+the Ray workers: :mod:`agents.evaluation.ray_backend`).
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ import numpy as np
 import cardenvs
 from cardenvs.core.loop import Player, PlayerLike, as_player, play
 
+from ..players.ladder import make_agent
 from . import ray_backend
-from .ladder import make_agent
 from .ray_backend import check_backend
 
 #: the player objects of the running tournament, by label (per process; see :func:`run_matches`)
@@ -73,7 +73,7 @@ def play_match(match: Match, make: Maker | None = None) -> MatchResult:
     """Play one game between the seated levels (deterministic for a seed).
 
     ``make(env_name, level, seed=...)`` builds each seat's agent that is not a player
-    object (default :func:`~agents.ladder.make_agent`; a script may seat agents the
+    object (default :func:`~agents.players.ladder.make_agent`; a script may seat agents the
     ladder does not name).
     """
     make = make_agent if make is None else make
@@ -92,7 +92,7 @@ def play_match(match: Match, make: Maker | None = None) -> MatchResult:
         players.append(as_player(obj))
     state = game.new_state(rng)
     if match.control_variates:
-        from .measure import match_chance_rng, play_corrected
+        from ..measure import match_chance_rng, play_corrected
 
         played = play_corrected(game, state, players, rng, chance_rng=match_chance_rng(match.seed))
         return MatchResult(match, played.rewards, played.steps, not game.is_terminal(state),
@@ -163,7 +163,7 @@ def run_matches(matches: Sequence[Match], workers: int = 1, progress: bool = Tru
 
     ``backend="ray"`` plays the matches as Ray tasks on the Ray at ``ray_address``
     (``None``: a local Ray, ``workers > 1`` capping its CPUs; ``"auto"``: the running
-    cluster), with the same results in the same order (:mod:`agents.ray_backend`).
+    cluster), with the same results in the same order (:mod:`agents.evaluation.ray_backend`).
     """
     check_backend(backend, ray_address)
     entrants = dict(entrants or {})

@@ -22,7 +22,7 @@ import numpy as np
 import cardenvs
 from cardenvs.core.game import Game
 
-from .types import S, SomeGame, V, View
+from ..types import S, SomeGame, V, View
 
 Observation = Mapping[str, np.ndarray]
 

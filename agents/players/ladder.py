@@ -36,7 +36,7 @@ def levels(env_name: str) -> list[str]:
     A level not measured stronger than its neighbour is *unranked* and left out here:
     ``"trained"`` is on the ladder where the shipped policy's measured rank puts it
     (stored in its file), and ``"expert"`` unless the game's agents say it plays like a
-    lower level (:attr:`~agents.knowledge.GameAgents.expert_peer`).  Unranked levels are
+    lower level (:attr:`~agents.players.knowledge.GameAgents.expert_peer`).  Unranked levels are
     listed by :func:`playable_levels`, and :func:`unranked_levels` says whom they play like.
     """
     cardenvs.entry(env_name)

@@ -12,8 +12,8 @@ import cardenvs
 from cardenvs.core.game import Game
 from cardenvs.core.loop import Hook, PlayerLike, Turn, as_player, play
 
-from .base import describe
-from .types import S, V
+from ..players.base import describe
+from ..types import S, V
 
 
 @dataclass
@@ -44,7 +44,7 @@ def play_game(
 ) -> GameResult:
     """Play one game of ``env_name`` with ``agents[i]`` in seat ``i``.
 
-    An agent is an :class:`~agents.base.Agent` (anything with ``choose(game, view,
+    An agent is an :class:`~agents.players.base.Agent` (anything with ``choose(game, view,
     legal)``), an object with ``act(observation)``, or a plain function of the
     observation dict ``env.last()`` gives (``{"observation", "action_mask"}``) that
     returns an action id.

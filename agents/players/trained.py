@@ -19,13 +19,13 @@ import numpy as np
 
 from cardenvs.core.game import Game
 
+from ..types import S, V
 from .base import Agent, Observation
 from .feature_policy import FeaturePolicy, is_feature_file
 from .knowledge import LEVELS, Knowledge, knowledge
 from .scorer import ScorerPolicy, action_features, dense, is_scorer_file, save_arrays
-from .types import S, V
 
-POLICY_DIR = Path(__file__).resolve().parent / "policies"
+POLICY_DIR = Path(__file__).resolve().parents[1] / "policies"
 
 _ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "tanh": np.tanh,
@@ -119,7 +119,7 @@ def _set_ladder_meta(path: str | Path, key: str, level: str) -> None:
 
 def load_policy(path: str | Path) -> NumpyPolicy | ScorerPolicy | FeaturePolicy:
     """A policy file of any kind: a flat :class:`NumpyPolicy`, a :class:`ScorerPolicy` or a
-    :class:`~agents.feature_policy.FeaturePolicy`."""
+    :class:`~agents.players.feature_policy.FeaturePolicy`."""
     if is_feature_file(path):
         return FeaturePolicy.load(path)
     return ScorerPolicy.load(path) if is_scorer_file(path) else NumpyPolicy.load(path)

@@ -16,9 +16,9 @@ import numpy as np
 
 from cardenvs.core.game import Game
 
+from ..types import S, V
 from .base import Agent
 from .knowledge import Knowledge, Memory, Rollouts, SeatMemories
-from .types import S, V
 
 #: the settings of a :class:`SearchAgent` a caller may change (its search budget)
 SEARCH_SETTINGS = ("simulations", "depth", "max_candidates", "paired", "prior_weight", "min_worlds",
@@ -72,7 +72,7 @@ class SearchAgent(Agent):
     the game's knowledge (``Knowledge.sample_state``, which may read what the seat
     remembers), tries the most promising candidate moves (by the planning heuristic),
     plays each sample out for up to ``depth`` moves and values the end, both as the
-    knowledge's :class:`~agents.knowledge.Rollouts` for that decision say.
+    knowledge's :class:`~agents.players.knowledge.Rollouts` for that decision say.
     ``simulations`` (not wall time) is the budget, so a seeded agent is deterministic.
 
     With ``paired=True`` every candidate is played on the same sampled worlds with the

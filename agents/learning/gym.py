@@ -18,8 +18,8 @@ from collections.abc import Sequence
 
 from cardenvs.core.wrappers import SingleAgentEnv
 
-from .base import Agent
-from .ladder import make_agent
+from ..players.base import Agent
+from ..players.ladder import make_agent
 
 #: the opponents' level when none is given: fast, beatable, and it punishes random play
 DEFAULT_OPPONENTS = "greedy"

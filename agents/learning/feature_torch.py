@@ -12,9 +12,9 @@ sizes: a decision ``i`` owns the entries whose segment id ``seg`` is ``i``.
   a linear action layer, of which only the legal rows are computed, and a separate MLP
   for the value (SB3's default layout).
 
-:func:`export` turns the policy half into a :class:`~agents.feature_policy.FeaturePolicy`
+:func:`export` turns the policy half into a :class:`~agents.players.feature_policy.FeaturePolicy`
 (numpy, no torch at play time).  ``experiments/selfplay.py`` trains these networks with
-its own batched PPO; :mod:`agents.feature_sb3` wraps :class:`ActionScorerNet` for
+its own batched PPO; :mod:`agents.learning.feature_sb3` wraps :class:`ActionScorerNet` for
 sb3-contrib's ``MaskablePPO``.
 """
 
@@ -27,7 +27,7 @@ import numpy as np
 import torch as th
 from torch import nn
 
-from .feature_policy import FeaturePolicy
+from ..players.feature_policy import FeaturePolicy
 
 
 def mlp(sizes: Sequence[int], activation: str = "relu", last_activation: bool = False) -> nn.Sequential:

@@ -14,7 +14,7 @@ without torch:
 The file (``.npz``, ``kind = "features"``) holds the layers, the observation design, the
 game and the feature layout's size (a file trained on another layout is refused), and
 free ``meta_*`` strings (the command that made it, its training time).  It plays as the
-level ``"policy:FILE.npz"`` through :class:`agents.trained.TrainedAgent`.
+level ``"policy:FILE.npz"`` through :class:`agents.players.trained.TrainedAgent`.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ import numpy as np
 from cardenvs.core.game import Game
 from cardenvs.core.observers import OBSERVATIONS, features_module
 
+from ..types import S, V
 from .scorer import dense, save_arrays
-from .types import S, V
 
 #: the ``kind`` entry of a feature-policy file
 KIND = "features"

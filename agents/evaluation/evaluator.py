@@ -12,16 +12,16 @@ The command line does the same (``cardenvs-evaluate``, or ``python -m agents.eva
 
 * a plain function of the observation dict ``env.last()`` gives
   (``{"observation": float32 vector, "action_mask": int8 vector}``) returning an action id;
-* an :class:`~agents.base.Agent` (``make_agent(...)``, your own subclass), or any object
+* an :class:`~agents.players.base.Agent` (``make_agent(...)``, your own subclass), or any object
   with ``choose(game, view, legal)`` or PettingZoo's ``act(observation)``;
 * a Stable-Baselines3 / sb3-contrib model of a discrete-action algorithm, played
   deterministically among the legal moves (:class:`SB3Policy`), on the observation design
   it was trained on, told by the shape of its observation space:
 
   - ``MaskablePPO(ActionScorerPolicy, ...)`` on ``observation="action_features"`` (the
-    training recipe, :mod:`agents.feature_sb3`);
+    training recipe, :mod:`agents.learning.feature_sb3`);
   - ``MaskablePPO("MlpPolicy", ...)`` or ``MaskablePPO(**fast_ppo_kwargs(...))`` (the
-    sparse head, :mod:`agents.sparse_policy`) on the flat vector, also when trained on
+    sparse head, :mod:`agents.learning.sparse_policy`) on the flat vector, also when trained on
     scaled observations (``SingleAgentEnv(obs_scale=...)``, ``experiments/train.py``: the
     factors are read from the model's bounds, or pass ``SB3Policy(model, obs_scale=...)``);
   - any of these on ``observation="planes"``;
@@ -30,7 +30,7 @@ The command line does the same (``cardenvs-evaluate``, or ``python -m agents.eva
   masked models pick what ``model.predict(obs, action_masks=mask, deterministic=True)``
   picks on their own observation of the position;
 * a policy file: an exported ``.npz`` (``experiments/train.py --export``,
-  ``agents.trained.export_sb3``, ``agents.feature_sb3.export_policy``, the shipped
+  ``agents.players.trained.export_sb3``, ``agents.learning.feature_sb3.export_policy``, the shipped
   ``agents/policies/*.npz``) or the SB3 ``.zip`` of any model above (``model.save``);
 * a level name (``"planner"``, ``"trained"``, ``"policy:FILE.npz"``), to place a level itself.
 
@@ -40,7 +40,7 @@ rotation of the seats (game ``g`` deals ``seed + g // players`` with the policy 
 ``g % players``; ``games`` is rounded up to whole deals), so the cards a seat was dealt
 count for the policy and against it alike.  ``duplicate=False`` deals anew every game.
 Games run in ``workers`` processes with a progress bar, or on a Ray cluster
-(``backend="ray"``, ``ray_address``: :mod:`agents.ray_backend`), with the same results.
+(``backend="ray"``, ``ray_address``: :mod:`agents.evaluation.ray_backend`), with the same results.
 
 **The score** against a level is the policy's points per game (a win 1, a win shared by
 ``k`` seats ``1/k``, else 0; fair share ``1/players``) with the luck of the cards taken
@@ -87,14 +87,14 @@ from cardenvs.core.game import Game, OptionError
 from cardenvs.core.loop import PlayerLike
 from cardenvs.core.observers import OBSERVATIONS, Observer, check_observation
 
-from .cli import HelpFormatter
+from ..cli import HelpFormatter
+from ..players.knowledge import Reference, spec
+from ..players.ladder import levels as ladder_levels
+from ..players.ladder import playable_levels
+from ..types import S, V
 from .estimate import Estimate, estimate
-from .knowledge import Reference, spec
-from .ladder import levels as ladder_levels
-from .ladder import playable_levels
 from .ray_backend import RayUnavailableError, add_backend_arguments, backend_of, check_backend
 from .tournament import Match, MatchResult, points, run_matches
-from .types import S, V
 
 
 def ladder_scale(env_name: str, players: int) -> Reference | None:
@@ -175,7 +175,7 @@ class SB3Policy:
     It plays models of discrete-action algorithms on every observation design of the
     environments (:data:`~cardenvs.core.observers.OBSERVATIONS`): the flat vector
     (``"MlpPolicy"``, ``fast_ppo_kwargs``' sparse policy), the ``"planes"`` array and the
-    ``"action_features"`` matrix (:class:`agents.feature_sb3.ActionScorerPolicy`, the
+    ``"action_features"`` matrix (:class:`agents.learning.feature_sb3.ActionScorerPolicy`, the
     training recipe's).  At each decision it builds the model's own observation from the
     player's View (:meth:`choose`; the design is told by the shape of the model's
     observation space, or by ``observation``) and picks
@@ -378,12 +378,12 @@ def resolve_policy(policy: Any, env_name: str) -> tuple[str, PlayerLike | None, 
 
 @dataclass(frozen=True)
 class Score(Estimate):
-    """The policy's result against one level: an :class:`~agents.estimate.Estimate` (the
+    """The policy's result against one level: an :class:`~agents.evaluation.estimate.Estimate` (the
     reported score and the plain one beside it) with the level's tallies.
 
     :attr:`share` is the policy's points per game as the evaluation's estimator measures
     it (with control variates, the luck of the cards taken out; see
-    :mod:`agents.estimate`), :attr:`interval` its 95% interval; :attr:`plain_share` and
+    :mod:`agents.evaluation.estimate`), :attr:`interval` its 95% interval; :attr:`plain_share` and
     :attr:`plain_interval` are the points as they fell, on the same games.  With
     duplicate deals both intervals are over deals (each deal's mean over its rotations).
     """
@@ -613,7 +613,7 @@ def evaluate(
             estimate saw it (:mod:`agents.measure`; unbiased), and report the plain score
             beside the reduced one.
         backend: where the games run: ``"local"`` (``workers`` processes) or ``"ray"``
-            (Ray tasks, :mod:`agents.ray_backend`; the same results game for game).
+            (Ray tasks, :mod:`agents.evaluation.ray_backend`; the same results game for game).
         ray_address: the Ray to run on with ``backend="ray"``: ``None`` starts a local
             one (``workers > 1`` caps its CPUs), ``"auto"`` joins this machine's cluster,
             ``"HOST:6379"`` or ``"ray://HOST:10001"`` another.
