@@ -339,12 +339,10 @@ def _card_block(ln: LineStats, nl: LineStats, c: int, jackpots: list[int], f: np
 
 
 def _line_block(view: LineItView, ln: LineStats, kind: int, c: int, f: np.ndarray) -> LineStats:
-    """The columns of what a card move does to my line (onto it: the gap, setting its
-    direction, a claim, its colour's count, a bet's progress; a new line: what the old one
-    banks); returns my line after it."""
+    """The columns of what a card move onto a line does to mine (onto it: the gap, setting
+    its direction, a claim, its colour's count, a bet's progress; a new line: what the old
+    one banks); returns my line after it (a card to the hand leaves it as it is)."""
     a = _A
-    if kind == K_HAND:
-        return ln
     bet = c > NUM_NUMBERS
     if kind in (K_LINE, K_PLAY):
         after = ln.copy()
@@ -407,7 +405,7 @@ def action_features(view: LineItView, legal: Sequence[int]) -> np.ndarray:
         elif kind == K_PLAY:
             new_hand = list(hand)
             new_hand.remove(c)
-        _after_block(t, _line_block(view, ln, kind, c, f), new_hand, f)
+        _after_block(t, ln if kind == K_HAND else _line_block(view, ln, kind, c, f), new_hand, f)
         if kind in (K_LINE, K_HAND, K_NEW):
             left = list(market_claims)
             left.pop(view.market.index(c))
