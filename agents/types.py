@@ -23,4 +23,7 @@ V = TypeVar("V", bound=View)
 #: the rules object of a table whose game is known only at run time (found by its env name)
 SomeGame = Game[Any, Any]
 
-__all__ = ["S", "SomeGame", "V"]
+#: a JSON object read or written as plain data (a policy file's metadata, settings, a result)
+JsonDict = dict[str, object]
+
+__all__ = ["JsonDict", "S", "SomeGame", "V"]

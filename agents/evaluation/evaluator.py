@@ -203,9 +203,9 @@ class SB3Policy:
         self.observation = None if observation is None else check_observation(observation)
         self.name = name or type(model).__name__
         self.masked = "action_masks" in inspect.signature(self.policy.predict).parameters
-        self._tables: dict[tuple[Any, ...], ModelTable] = {}
+        self._tables: dict[tuple[object, ...], ModelTable] = {}
 
-    def __getstate__(self) -> dict[str, Any]:
+    def __getstate__(self) -> dict[str, object]:
         state = dict(self.__dict__)
         state["_tables"] = {}  # rebuilt on first use, from the game the worker plays
         return state
@@ -488,7 +488,7 @@ class Evaluation:
             lines.append(f"No rating: {self.unrated}.")
         return "\n".join(lines) + "\n"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """Plain data (for JSON)."""
         return {
             "env": self.env_name, "players": self.players, "policy": self.policy, "games": self.games,
@@ -709,7 +709,7 @@ def _rate_evaluation(out: Evaluation, levels: Sequence[str], changed: Mapping[st
 # ------------------------------------------------------------------------- command line
 
 
-def _option(text: str) -> tuple[str, Any]:
+def _option(text: str) -> tuple[str, object]:
     key, sep, value = text.partition("=")
     if not sep or not key:
         raise argparse.ArgumentTypeError(f"an option is KEY=VALUE (a JSON value or a word), got {text!r}")

@@ -36,6 +36,7 @@ import sys
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import Any, cast
 
 from cardenvs.core.loop import PlayerLike
@@ -62,7 +63,7 @@ def check_backend(backend: str, ray_address: str | None = None) -> None:
         raise ValueError(f"ray_address={ray_address!r} is for backend='ray', not {backend!r}")
 
 
-def _ray() -> Any:
+def _ray() -> ModuleType:
     try:
         import ray
     except ImportError as exc:
@@ -87,7 +88,7 @@ def _source_package(fn: object) -> str | None:
     return top
 
 
-def connect(address: str | None = None, num_cpus: int | None = None, make: Any = None) -> Any:
+def connect(address: str | None = None, num_cpus: int | None = None, make: Any = None) -> ModuleType:
     """Start or join Ray for the matches (see the module docstring); returns the ``ray``
     module.  Nothing happens when this process runs Ray already."""
     ray = _ray()
@@ -121,7 +122,7 @@ def _play_chunk(play_one: Callable[[Any], Any], install: Callable[[bytes], None]
 
 
 @functools.cache
-def _remote(ray: Any) -> Any:
+def _remote(ray: ModuleType) -> Any:
     return ray.remote(num_cpus=1)(_play_chunk)
 
 

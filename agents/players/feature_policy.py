@@ -19,6 +19,7 @@ level ``"policy:FILE.npz"`` through :class:`agents.players.trained.TrainedAgent`
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +60,7 @@ class FeaturePolicy:
 
     def __init__(self, observation: str, env_name: str, weights: list[np.ndarray], biases: list[np.ndarray],
                  activation: str = "relu", obs_scale: np.ndarray | None = None,
-                 meta: dict[str, Any] | None = None) -> None:
+                 meta: Mapping[str, object] | None = None) -> None:
         if observation not in OBSERVATIONS:
             raise ValueError(f"observation must be one of {', '.join(OBSERVATIONS)}, got {observation!r}")
         if activation not in ACTIVATIONS:

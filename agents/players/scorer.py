@@ -20,6 +20,7 @@ search teacher, in torch) and played here in numpy: no torch at play time.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -116,7 +117,7 @@ class ScorerPolicy:
 
     def __init__(self, trunk_weights: list[np.ndarray], trunk_biases: list[np.ndarray],
                  head_weights: list[np.ndarray], head_biases: list[np.ndarray],
-                 obs_scale: np.ndarray | None, meta: dict[str, Any] | None = None) -> None:
+                 obs_scale: np.ndarray | None, meta: Mapping[str, object] | None = None) -> None:
         if not head_weights:
             raise ValueError("a scorer policy needs at least one head layer")
         self.trunk_weights = [np.asarray(w, np.float32) for w in trunk_weights]
@@ -178,7 +179,7 @@ class ScorerPolicy:
 
 
 def save_arrays(path: str | Path, arrays: dict[str, Any], obs_scale: np.ndarray | None,
-                meta: dict[str, Any]) -> None:
+                meta: dict[str, object]) -> None:
     """Write a policy file: its layer ``arrays``, input scale and ``meta_*`` strings (``.npz``)."""
     arrays = dict(arrays)
     if obs_scale is not None:

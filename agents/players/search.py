@@ -25,7 +25,7 @@ SEARCH_SETTINGS = ("simulations", "depth", "max_candidates", "paired", "prior_we
                    "confidence", "tolerance")
 
 
-def settings_from_json(text: str, where: str) -> dict[str, Any]:
+def settings_from_json(text: str, where: str) -> dict[str, object]:
     """A JSON object of settings (a command-line option's text) as a dict.
 
     ``ValueError`` naming ``where`` when the text is not JSON or not an object.

@@ -149,7 +149,7 @@ class NumpyPolicy:
     """A masked MLP policy held as numpy arrays."""
 
     def __init__(self, weights: list[np.ndarray], biases: list[np.ndarray], activation: str,
-                 meta: dict[str, Any] | None = None, obs_scale: np.ndarray | None = None) -> None:
+                 meta: Mapping[str, object] | None = None, obs_scale: np.ndarray | None = None) -> None:
         if activation not in _ACTIVATIONS:
             raise ValueError(f"activation must be one of {sorted(_ACTIVATIONS)}, got {activation!r}")
         self.weights = [np.asarray(w, np.float32) for w in weights]
@@ -201,7 +201,7 @@ class NumpyPolicy:
         return e / e.sum(axis=-1, keepdims=True)
 
 
-def export_sb3(model: Any, meta: dict[str, Any] | None = None,
+def export_sb3(model: Any, meta: Mapping[str, object] | None = None,
                obs_scale: np.ndarray | None = None) -> NumpyPolicy:
     """The policy branch of an SB3 / sb3-contrib ``MlpPolicy`` as a :class:`NumpyPolicy`.
 
@@ -224,7 +224,8 @@ _ACT_NAMES = {"Tanh": "tanh", "ReLU": "relu"}
 
 
 def export_rllib(source: Any, *, module_id: str | None = None, env_config: Mapping[str, Any] | None = None,
-                 obs_scale: np.ndarray | None = None, meta: Mapping[str, Any] | None = None) -> NumpyPolicy:
+                 obs_scale: np.ndarray | None = None,
+                 meta: Mapping[str, object] | None = None) -> NumpyPolicy:
     """The policy branch of a trained RLlib PPO module as a :class:`NumpyPolicy`.
 
     ``source``: an ``Algorithm`` (the structure of its env runners' ``module_id`` module,
@@ -286,7 +287,7 @@ def export_rllib(source: Any, *, module_id: str | None = None, env_config: Mappi
 
     weights = [param(m, "weight") for m in linears]
     biases = [param(m, "bias") for m in linears]
-    info: dict[str, Any] = {"source": "rllib", "rllib_module": type(module).__name__}
+    info: dict[str, object] = {"source": "rllib", "rllib_module": type(module).__name__}
     scale = obs_scale
     if env_config is not None:
         cfg = dict(env_config)

@@ -17,7 +17,7 @@ import importlib.resources
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 import numpy as np
 
@@ -253,7 +253,7 @@ def _result(game: Game[S, V], state: S, names: list[str], out: TextIO,
         out.write("winner: none (the game was cut off)\n")
 
 
-def _brief(info: dict[str, Any]) -> str:
+def _brief(info: dict[str, object]) -> str:
     """The short entries of a player's end-of-game info (numbers, words, short lists)."""
     parts = []
     for key, value in info.items():
