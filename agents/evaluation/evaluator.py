@@ -91,7 +91,7 @@ from ..cli import HelpFormatter
 from ..players.knowledge import Reference, spec
 from ..players.ladder import levels as ladder_levels
 from ..players.ladder import playable_levels
-from ..types import S, V
+from ..types import JsonDict, S, V
 from .estimate import Estimate, estimate
 from .ray_backend import RayUnavailableError, add_backend_arguments, backend_of, check_backend
 from .tournament import Match, MatchResult, points, run_matches
@@ -488,7 +488,7 @@ class Evaluation:
             lines.append(f"No rating: {self.unrated}.")
         return "\n".join(lines) + "\n"
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> JsonDict:
         """Plain data (for JSON)."""
         return {
             "env": self.env_name, "players": self.players, "policy": self.policy, "games": self.games,

@@ -16,7 +16,7 @@ import numpy as np
 
 from cardenvs.core.game import Game
 
-from ..types import S, V
+from ..types import JsonDict, S, V
 from .base import Agent
 from .knowledge import Knowledge, Memory, Rollouts, SeatMemories
 
@@ -25,7 +25,7 @@ SEARCH_SETTINGS = ("simulations", "depth", "max_candidates", "paired", "prior_we
                    "confidence", "tolerance")
 
 
-def settings_from_json(text: str, where: str) -> dict[str, object]:
+def settings_from_json(text: str, where: str) -> JsonDict:
     """A JSON object of settings (a command-line option's text) as a dict.
 
     ``ValueError`` naming ``where`` when the text is not JSON or not an object.
