@@ -77,14 +77,14 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Protocol, TypeGuard, cast
 
 import gymnasium
 import numpy as np
 
 import cardenvs
 from cardenvs.core.game import Game, OptionError
-from cardenvs.core.loop import PlayerLike
+from cardenvs.core.loop import ObservationActor, Player, PlayerLike
 from cardenvs.core.observers import OBSERVATIONS, Observer, check_observation
 
 from ..cli import HelpFormatter
@@ -95,6 +95,11 @@ from ..types import JsonDict, S, V
 from .estimate import Estimate, estimate
 from .ray_backend import RayUnavailableError, add_backend_arguments, backend_of, check_backend
 from .tournament import Match, MatchResult, points, run_matches
+
+if TYPE_CHECKING:
+    import torch
+    from stable_baselines3.common.base_class import BaseAlgorithm
+    from stable_baselines3.common.policies import BasePolicy
 
 
 def ladder_scale(env_name: str, players: int) -> Reference | None:
@@ -114,11 +119,47 @@ POLICY_LABEL = "<policy>"
 AUTO = "auto"
 
 
-def _bounds_equal(space: Any, low: np.ndarray, high: np.ndarray) -> bool:
+class SB3Model(Protocol):
+    """What :class:`SB3Policy` reads of an SB3 / sb3-contrib model: its policy network."""
+
+    @property
+    def policy(self) -> BasePolicy: ...
+
+
+class _MaskedPredict(Protocol):
+    """A masked policy's ``predict`` (sb3-contrib's ``MaskableActorCriticPolicy``)."""
+
+    def predict(self, observation: np.ndarray, *, action_masks: np.ndarray,
+                deterministic: bool) -> tuple[np.ndarray, object]: ...
+
+
+class _QNetwork(Protocol):
+    """A Q-value policy (``DQN``'s): ``q_net(obs)`` scores every action."""
+
+    def q_net(self, obs: torch.Tensor) -> torch.Tensor: ...
+
+
+class _Logits(Protocol):
+    @property
+    def logits(self) -> torch.Tensor: ...
+
+
+class _ActionDistribution(Protocol):
+    @property
+    def distribution(self) -> _Logits: ...
+
+
+class _ActorPolicy(Protocol):
+    """An actor-critic policy: the distribution of its actions for a batch of observations."""
+
+    def get_distribution(self, obs: torch.Tensor) -> _ActionDistribution: ...
+
+
+def _bounds_equal(space: gymnasium.spaces.Box, low: np.ndarray, high: np.ndarray) -> bool:
     return bool(np.array_equal(space.low, low) and np.array_equal(space.high, high))
 
 
-def inferred_scale(space: Any, game: Game[S, V]) -> np.ndarray | None:
+def inferred_scale(space: gymnasium.spaces.Box, game: Game[S, V]) -> np.ndarray | None:
     """The per-feature factors of a flat model trained on scaled observations, read from its
     observation space, or ``None`` for raw observations.
 
@@ -193,7 +234,7 @@ class SB3Policy:
     pickles to worker processes without the model's environment.
     """
 
-    def __init__(self, model: Any, obs_scale: np.ndarray | str | None = AUTO, name: str | None = None,
+    def __init__(self, model: SB3Model, obs_scale: np.ndarray | str | None = AUTO, name: str | None = None,
                  observation: str | None = None) -> None:
         self.policy = model.policy
         if isinstance(obs_scale, str) and obs_scale != AUTO:
@@ -251,7 +292,8 @@ class SB3Policy:
                                      f"{self.name} reads {design} (obs_scale {self.obs_scale.shape})")
                 scale = self.obs_scale
             elif self.obs_scale == AUTO and design == "flat":
-                scale = inferred_scale(self.policy.observation_space, game)
+                space = self.policy.observation_space
+                scale = inferred_scale(space, game) if isinstance(space, gymnasium.spaces.Box) else None
             table = self._tables[key] = ModelTable(design, Observer(game, design), scale)
         return table
 
@@ -263,10 +305,12 @@ class SB3Policy:
         obs = np.asarray(observation, np.float32)
         with torch.no_grad():
             tensor, _ = self.policy.obs_to_tensor(obs)
+            if not isinstance(tensor, torch.Tensor):
+                raise ValueError(f"{self.name} reads dict observations; SB3Policy plays Box models")
             if hasattr(self.policy, "q_net"):
-                out = self.policy.q_net(tensor)
+                out = cast(_QNetwork, self.policy).q_net(tensor)
             else:
-                out = self.policy.get_distribution(tensor).distribution.logits
+                out = cast(_ActorPolicy, self.policy).get_distribution(tensor).distribution.logits
         return np.asarray(out[0].cpu().numpy(), np.float64)
 
     def pick(self, observation: np.ndarray, mask: np.ndarray) -> int:
@@ -276,7 +320,7 @@ class SB3Policy:
             raise ValueError("the action mask has no legal action: this player is not to move")
         obs = np.asarray(observation, np.float32)
         if self.masked:
-            action, _ = self.policy.predict(obs, action_masks=mask, deterministic=True)
+            action, _ = cast(_MaskedPredict, self.policy).predict(obs, action_masks=mask, deterministic=True)
             move = int(np.asarray(action).reshape(-1)[0])
         else:
             z = self.scores(obs)
@@ -307,15 +351,15 @@ class SB3Policy:
         return self.pick(obs, observation["action_mask"])
 
 
-def _is_sb3_model(obj: object) -> bool:
+def _is_sb3_model(obj: object) -> TypeGuard[SB3Model]:
     return hasattr(obj, "predict") and hasattr(obj, "policy") and hasattr(obj, "policy_class")
 
 
-def load_sb3(path: str | Path) -> Any:
+def load_sb3(path: str | Path) -> BaseAlgorithm:
     """Load an SB3 ``.zip`` with the first algorithm class that reads it (sb3-contrib's
     ``MaskablePPO``, then SB3's ``PPO``, ``A2C`` and ``DQN``)."""
     errors = []
-    loaders: list[Any] = []
+    loaders: list[type[BaseAlgorithm]] = []
     try:
         from sb3_contrib import MaskablePPO
 
@@ -339,7 +383,7 @@ def load_sb3(path: str | Path) -> Any:
     raise ValueError(f"{path}: no SB3 algorithm could load it ({'; '.join(errors)})")
 
 
-def resolve_policy(policy: Any, env_name: str) -> tuple[str, PlayerLike | None, str]:
+def resolve_policy(policy: object, env_name: str) -> tuple[str, PlayerLike | None, str]:
     """``(seat label, player object or None, display name)`` of anything :func:`evaluate` takes.
 
     A level name or a policy file becomes a level string (made afresh in each worker);
@@ -362,7 +406,7 @@ def resolve_policy(policy: Any, env_name: str) -> tuple[str, PlayerLike | None, 
         )
     if _is_sb3_model(policy):
         player: PlayerLike = SB3Policy(policy)
-    elif hasattr(policy, "choose") or hasattr(policy, "act") or callable(policy):
+    elif isinstance(policy, (Player, ObservationActor)) or callable(policy):
         player = policy
     else:
         raise TypeError(
@@ -441,7 +485,7 @@ class Evaluation:
     policy: str
     games: int
     seed: int
-    options: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, object] = field(default_factory=dict)
     scores: dict[str, Score] = field(default_factory=dict)
     rating: Rating | None = None
     #: why there is no rating, when there is none
@@ -507,7 +551,7 @@ class Evaluation:
 
 
 def schedule(env_name: str, label: str, against: Sequence[str], games: int, players: int, seed: int,
-             options: Mapping[str, Any], duplicate: bool = True,
+             options: Mapping[str, object], duplicate: bool = True,
              control_variates: bool = False) -> list[Match]:
     """The matches of an evaluation, the levels interleaved game by game.
 
@@ -572,7 +616,7 @@ def _rate(scores: Sequence[Score], reference: Reference, players: int, seed: int
 
 
 def evaluate(
-    policy: Any,
+    policy: object,
     env_name: str,
     against: Sequence[str] | None = None,
     games: int = 100,

@@ -37,7 +37,7 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Any, cast
+from typing import Protocol, TypeVar, cast
 
 from cardenvs.core.loop import PlayerLike
 
@@ -46,6 +46,10 @@ BACKENDS = ("local", "ray")
 
 #: the message of a backend="ray" without Ray
 INSTALL_HINT = "backend='ray' needs Ray: pip install 'cardenvs[rllib]'"
+
+#: a match to play and its result (the tournament's ``Match`` and ``MatchResult``)
+M = TypeVar("M")
+R = TypeVar("R")
 
 #: the entrants installed in this worker process: the token of their call (see :func:`_play_chunk`)
 _installed: str | None = None
@@ -88,7 +92,7 @@ def _source_package(fn: object) -> str | None:
     return top
 
 
-def connect(address: str | None = None, num_cpus: int | None = None, make: Any = None) -> ModuleType:
+def connect(address: str | None = None, num_cpus: int | None = None, make: object = None) -> ModuleType:
     """Start or join Ray for the matches (see the module docstring); returns the ``ray``
     module.  Nothing happens when this process runs Ray already."""
     ray = _ray()
@@ -109,8 +113,8 @@ def _one_torch_thread() -> None:
             torch.set_num_threads(1)
 
 
-def _play_chunk(play_one: Callable[[Any], Any], install: Callable[[bytes], None], chunk: Sequence[Any],
-                token: str, blob: bytes) -> list[Any]:
+def _play_chunk(play_one: Callable[[M], R], install: Callable[[bytes], None], chunk: Sequence[M],
+                token: str, blob: bytes) -> list[R]:
     """A Ray task: play a chunk of matches, the call's entrants installed once per worker
     (``install(blob)``: :func:`agents.evaluation.tournament._install_entrants`)."""
     global _installed
@@ -121,8 +125,15 @@ def _play_chunk(play_one: Callable[[Any], Any], install: Callable[[bytes], None]
     return [play_one(m) for m in chunk]
 
 
+class _RemoteChunk(Protocol):
+    """:func:`_play_chunk` as a Ray remote function: ``remote(...)`` starts a task and
+    returns the reference to its result (an ``ObjectRef``)."""
+
+    def remote(self, *args: object) -> object: ...
+
+
 @functools.cache
-def _remote(ray: ModuleType) -> Any:
+def _remote(ray: ModuleType) -> _RemoteChunk:
     return ray.remote(num_cpus=1)(_play_chunk)
 
 
@@ -131,9 +142,9 @@ def chunk_size(games: int, cpus: int) -> int:
     return max(1, min(64, games // (8 * max(1, cpus))))
 
 
-def run_matches(matches: Sequence[Any], play_one: Callable[[Any], Any], entrants: Mapping[str, PlayerLike],
+def run_matches(matches: Sequence[M], play_one: Callable[[M], R], entrants: Mapping[str, PlayerLike],
                 install: Callable[[bytes], None], workers: int = 1, progress: bool = True,
-                desc: str = "games", address: str | None = None, make: Any = None) -> list[Any]:
+                desc: str = "games", address: str | None = None, make: object = None) -> list[R]:
     """Play ``matches`` with ``play_one`` as Ray tasks; the results in the order of ``matches``.
 
     :func:`agents.evaluation.tournament.run_matches` calls this for ``backend="ray"``: ``install``
@@ -152,7 +163,7 @@ def run_matches(matches: Sequence[Any], play_one: Callable[[Any], Any], entrants
     task = _remote(ray)
     refs = [task.remote(play_one, install, c, token, blob) for c in chunks]
     where = {ref: i for i, ref in enumerate(refs)}
-    done: list[list[Any] | None] = [None] * len(chunks)
+    done: list[list[R] | None] = [None] * len(chunks)
     bar = None
     if progress:
         try:

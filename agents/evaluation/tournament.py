@@ -23,10 +23,10 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Protocol
 
 import numpy as np
 
@@ -48,7 +48,7 @@ class Match:
     env_name: str
     seats: tuple[str, ...]
     seed: int
-    options: tuple[tuple[str, Any], ...] = ()
+    options: tuple[tuple[str, object], ...] = ()
     #: also measure each seat's luck of the cards (:func:`agents.measure.play_corrected`);
     #: the game plays move for move as without it
     control_variates: bool = False
@@ -65,8 +65,11 @@ class MatchResult:
     corrections: list[float] | None = None
 
 
-#: makes the agent of a seat: ``(env_name, level, seed) -> Agent`` (default :func:`make_agent`)
-Maker = Callable[..., Any]
+class Maker(Protocol):
+    """Makes the agent of a seat: ``make(env_name, level, seed=...) -> Agent`` (default
+    :func:`make_agent`)."""
+
+    def __call__(self, env_name: str, level: str, /, *, seed: int) -> Player: ...
 
 
 def play_match(match: Match, make: Maker | None = None) -> MatchResult:
@@ -186,12 +189,14 @@ def run_matches(matches: Sequence[Match], workers: int = 1, progress: bool = Tru
         finally:
             _ENTRANTS.clear()
             _ENTRANTS.update(saved)
-    kwargs: dict[str, Any] = {}
     if entrants:
         import cloudpickle
 
-        kwargs = {"initializer": _install_entrants, "initargs": (cloudpickle.dumps(entrants),)}
-    with ProcessPoolExecutor(workers, **kwargs) as pool:
+        blob = cloudpickle.dumps(entrants)
+        pool = ProcessPoolExecutor(workers, initializer=_install_entrants, initargs=(blob,))
+    else:
+        pool = ProcessPoolExecutor(workers)
+    with pool:
         # small chunks: games of one pair can differ tenfold in length, and a worker left
         # with a long chunk at the end holds up the others (a chunk is one game up to
         # ~250 games a worker, where sending each game alone would start to cost)
