@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
@@ -21,7 +20,7 @@ class GameResult:
     """What one played game produced."""
 
     rewards: list[float]
-    infos: list[dict[str, Any]]
+    infos: list[dict[str, object]]
     steps: int
     moves: list[tuple[int, str]] = field(default_factory=list)
     truncated: bool = False

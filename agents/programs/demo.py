@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 import cardenvs
 from cardenvs.core.loop import Turn
@@ -62,10 +61,10 @@ def main(argv: list[str] | None = None) -> None:
     print("winner(s): " + ", ".join(f"player_{w} {seats[w].name}" for w in result.winners))
 
 
-def _summary(info: dict[str, Any], seat: int) -> str:
+def _summary(info: dict[str, object], seat: int) -> str:
     """One line of a seat's final info (hand totals, scores or round results)."""
     rr = info.get("round_result")
-    if rr is not None:
+    if isinstance(rr, dict):  # a game of rounds: the JSON result of the last one
         hand = rr["hands"][seat]
         return (f"rounds won {rr['scores'][seat]}; last hand {' '.join(hand['cards'])} "
                 f"shape {hand['shape']} {'complete' if hand['complete'] else 'incomplete'}")
