@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import TYPE_CHECKING, Generic
 
 import numpy as np
 
@@ -37,6 +37,11 @@ from ..players.base import Agent
 from ..players.feature_policy import FeaturePolicy
 from ..players.ladder import make_agent
 from ..types import S, V
+
+if TYPE_CHECKING:
+    import torch as th
+
+    from .feature_torch import ActionScorerNet, VectorNet
 
 __all__ = ["DEFAULT_HIDDEN", "Decisions", "Encoder", "Learner", "PPOSettings", "Pool", "Rollout", "Snapshot",
            "Stats", "Table", "collect", "forward", "parse_pool"]
@@ -72,7 +77,7 @@ class PPOSettings:
     target_kl: float = 0.0
 
     @classmethod
-    def of(cls, namespace: Any) -> PPOSettings:
+    def of(cls, namespace: object) -> PPOSettings:
         """The settings named in ``namespace`` (an ``argparse.Namespace``); the rest default."""
         given = {f.name: getattr(namespace, f.name) for f in fields(cls) if hasattr(namespace, f.name)}
         if given.get("hidden") is not None:
@@ -145,7 +150,7 @@ def parse_pool(items: list[str]) -> list[tuple[str, float]]:
 
 
 # --------------------------------------------------------------------------- tables
-class Table:
+class Table(Generic[S, V]):
     """One game with the learner in a seat and the pool's opponents in the others.
 
     The opponents' moves, and the learner's forced moves (one legal action), are played
@@ -160,11 +165,18 @@ class Table:
         self.pool = pool
         self.rng = rng
         self.round_reward = round_reward
-        self.state: Any = None
+        self._state: S | None = None
         self.seat = 0
-        self.players: dict[int, Any] = {}
+        self.players: dict[int, Agent] = {}
         self.label = ""
         self._shaped = 0.0
+
+    @property
+    def state(self) -> S:
+        """The game being played (dealt by :meth:`reset`)."""
+        if self._state is None:
+            raise RuntimeError("the table has no game yet: reset() it first")
+        return self._state
 
     def _after(self, _turn: Turn | None = None) -> None:
         result = self.game.infos(self.state)[self.seat].get("round_result")
@@ -191,7 +203,7 @@ class Table:
         game = self.game
         n = game.num_players
         for _ in range(1000):
-            self.state = game.new_state(self.rng)
+            self._state = game.new_state(self.rng)
             self.seat = int(self.rng.integers(n))
             drawn = [self.pool.draw(self.rng) for _ in range(n - 1)]
             self.label = "+".join(sorted({label for _, label in drawn}))
@@ -202,7 +214,7 @@ class Table:
                 return
         raise RuntimeError("the opponents always end the game before the learner moves")
 
-    def decision(self) -> tuple[Any, list[int]]:
+    def decision(self) -> tuple[V, list[int]]:
         """The learner's View and legal actions (at least two)."""
         return self.game.view(self.state, self.seat), list(self.game.legal_actions(self.state))
 
@@ -228,7 +240,7 @@ class Table:
 
 
 # ---------------------------------------------------------------------------- inputs
-class Encoder:
+class Encoder(Generic[S, V]):
     """The learner's input for one decision, for the chosen observation design."""
 
     def __init__(self, game: Game[S, V], observation: str, obs_scale: np.ndarray | None) -> None:
@@ -237,7 +249,7 @@ class Encoder:
         self.scale = obs_scale
         self.module = None if observation == "flat" else features_module(game)
 
-    def __call__(self, table: Table, view: V, legal: list[int]) -> np.ndarray:
+    def __call__(self, table: Table[S, V], view: V, legal: list[int]) -> np.ndarray:
         if self.observation == "action_features":
             assert self.module is not None
             return self.module.action_features(view, legal)
@@ -278,7 +290,7 @@ class Decisions:
         return cls(x.astype(np.float32, copy=False), np.concatenate([np.asarray(a) for a in legals]), counts)
 
 
-def forward(net: Any, d: Decisions) -> tuple[Any, Any, Any]:
+def forward(net: ActionScorerNet | VectorNet, d: Decisions) -> tuple[th.Tensor, th.Tensor, th.Tensor]:
     """``(logits, values, seg)`` of a batch of decisions (torch tensors)."""
     import torch as th
 
@@ -333,7 +345,7 @@ class Learner:
 
         hidden = tuple(args.hidden) if args.hidden else DEFAULT_HIDDEN[args.observation]
         if args.observation == "action_features":
-            self.net: Any = ActionScorerNet(encoder.size, hidden, hidden)
+            self.net: ActionScorerNet | VectorNet = ActionScorerNet(encoder.size, hidden, hidden)
         else:
             self.net = VectorNet(encoder.size, game.num_actions, hidden, args.activation, args.observation)
         self.opt = th.optim.Adam(self.net.parameters(), lr=args.lr, eps=1e-5)
@@ -441,7 +453,7 @@ class Learner:
         return out
 
 
-def collect(learner: Learner, tables: list[Table], encoder: Encoder, n_steps: int, stats: Stats,
+def collect(learner: Learner, tables: list[Table[S, V]], encoder: Encoder[S, V], n_steps: int, stats: Stats,
             episode_returns: list[float]) -> tuple[Rollout, np.ndarray]:
     """``n_steps`` decisions of every table; returns the rollout and the values of the
     decisions that follow it (to bootstrap)."""
