@@ -72,10 +72,9 @@ def parse_variant(text: str) -> tuple[str, dict[str, Any]]:
         kind = TRACKER_KEYS.get(key)
         if kind is None:
             raise ValueError(f"variant {name}: unknown setting {key!r}; allowed: {', '.join(TRACKER_KEYS)}")
-        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0
-        if kind is int:
-            ok = ok and float(value).is_integer()
-        if not ok or (key == "FILTER_EPS" and value > 1):
+        number = value if isinstance(value, (int, float)) and not isinstance(value, bool) else -1.0
+        ok = number >= 0 and (kind is not int or float(number).is_integer())
+        if not ok or (key == "FILTER_EPS" and number > 1):
             what = "a whole number" if kind is int else "a number"
             top = " and <= 1" if key == "FILTER_EPS" else ""
             raise ValueError(f"variant {name}: {key} must be {what} >= 0{top}, got {value!r}")

@@ -32,8 +32,9 @@ def test_scratch_policy_is_shipped_and_plays(env_name: str) -> None:
     assert policy.input_size == features_module(game).ACTION_FEATURES.size
     for key in ("command", "hours", "steps", "method"):
         assert policy.meta.get(key), key
-    assert "experiments.selfplay" in policy.meta["command"] and "no teacher" in policy.meta["method"]
-    assert float(policy.meta["hours"]) <= 3.0
+    assert "experiments.selfplay" in str(policy.meta["command"])
+    assert "no teacher" in str(policy.meta["method"])
+    assert float(str(policy.meta["hours"])) <= 3.0
     me = f"policy:{path}"
     results = run_matches(schedule(env_name, [me, "random"], 2, 8, seed=7), progress=False)
     won = sum(points(r.rewards)[r.match.seats.index(me)] for r in results)

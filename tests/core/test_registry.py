@@ -17,6 +17,7 @@ import pytest
 import agents
 import cardenvs
 from agents.evaluation.tournament import tournament
+from agents.players import ladder
 from cardenvs.core.words import TableFace
 from cardenvs.registry import GAMES, GameKit, register
 from experiments.ladder_pairs import play_pair
@@ -98,7 +99,7 @@ def test_the_old_table_keyword_of_a_kit_still_names_its_words() -> None:
                       table="tests.core.toy_words")
     assert kit.words == "tests.core.toy_words" and isinstance(kit.table_face(), TableFace)
     with pytest.warns(DeprecationWarning, match="GameKit.words"):
-        assert kit.table == "tests.core.toy_words"
+        assert kit.table == "tests.core.toy_words"  # type: ignore[attr-defined]
     with pytest.warns(DeprecationWarning), pytest.raises(TypeError, match="not both"):
         GameKit("toy_v0", "Toy", "tests.core.toy", "tests.core.toy_agents", words="a", table="b")
     assert GameKit("toy_v0", "Toy", "tests.core.toy", "tests.core.toy_agents").words is None
@@ -119,7 +120,7 @@ def test_unknown_names_are_value_errors_naming_the_environments(bad: object) -> 
 
 def test_every_registered_game_has_its_agents_spec() -> None:
     for name, entry in GAMES.items():
-        spec = agents.players.ladder.spec(name)
+        spec = ladder.spec(name)
         assert spec.knowledge.env_name == name
         assert spec.cast and spec.expert_budget and spec.train_defaults
         assert entry.game_class.env_name == name

@@ -62,7 +62,7 @@ def test_train_evaluate_resume_export(env: str, observation: str, extra: list[st
 
     pol = FeaturePolicy.load(out / "final.npz")
     assert pol.observation == observation and pol.meta["env"] == env
-    assert "no teacher" in pol.meta["method"]
+    assert "no teacher" in str(pol.meta["method"])
     res = play_match(Match(env, (f"policy:{out / 'final.npz'}", "random"), 3))
     assert sorted(res.rewards) in ([-1.0, 1.0], [0.0, 0.0])
     assert agents.make_agent(env, f"policy:{out / 'best.npz'}", seed=0) is not None
