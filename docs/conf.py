@@ -56,7 +56,7 @@ myst_heading_anchors = 3  # [text](page.md#a-heading) links to headings up to le
 nitpicky = True
 nitpick_ignore_regex = [
     (r"py:.*", r"(?!(cardenvs|agents|cardtable)\b).*"),  # other libraries' objects
-    (r"py:.*", r".*\.(State|View|Action|S|V)$"),  # the Game protocol's type variables
+    (r"py:.*", r".*\.(State|View|Action|S|V|M|R|T)$"),  # type variables (the Game protocol's, generics')
     (r"py:.*", r".*\._\w+$"),  # private helpers named in signatures
 ]
 suppress_warnings = [
