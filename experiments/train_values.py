@@ -332,12 +332,14 @@ def main(argv: list[str] | None = None) -> None:
     hidden = tuple(int(h) for h in args.hidden.split(","))
     net, stats = train(x, y, h, g, hidden, args.minutes, args.lr, args.batch, args.seed, args.patience,
                        nxt, args.td)
-    net.meta = {"name": f"{args.env}_{args.players}p-value", "env": args.env, "num_players": args.players,
-                "options": game.options, "hidden": list(hidden), "features": list(features), "games": played,
-                "positions": len(x),
-                "seeds": [args.seed, args.seed + played - 1], "pairings": [list(p) for p, _ in PAIRINGS],
-                "per_game": args.per_game, "stride": args.stride,
-                "rollouts": args.rollouts, "td_lambda": args.td, **stats}
+    meta = {"name": f"{args.env}_{args.players}p-value", "env": args.env, "num_players": args.players,
+            "options": game.options, "hidden": list(hidden), "features": list(features), "games": played,
+            "positions": len(x),
+            "seeds": [args.seed, args.seed + played - 1], "pairings": [list(p) for p, _ in PAIRINGS],
+            "per_game": args.per_game, "stride": args.stride,
+            "rollouts": args.rollouts, "td_lambda": args.td, **stats}
+    # a fresh net, so that what the constructor reads from meta (the features) is this meta's
+    net = ValueNet(net.layers, net.shift, net.scale, meta)
     if args.tune_games:
         net.meta["coefficients"] = fit_coefficients(args.env, args.players, net, args.tune_games)
         net.meta["tune_games"] = args.tune_games

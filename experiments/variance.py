@@ -3,11 +3,13 @@
 
     nice -n 15 python -m experiments.variance --games 400
     python -m experiments.variance --envs line_v0 --pairs greedy:random --games 200 --samples 4
+    python -m experiments.variance --players 3 --pairs greedy:planner --games 600
 
-For each game at 2 players and each pairing ``a:b``, ``--games`` games on ``--games/2``
-deals, each deal played twice with the seats swapped (deal ``d`` dealt as
-``agents.evaluation.tournament`` deals seed ``--seed + d``; entrant ``k`` of the pairing gets agent
-seed ``seed * 31 + k`` in both seatings).  Each game is played plainly
+For each game at ``--players`` players (default 2) and each pairing ``a:b``, ``--games``
+games on ``--games/n`` deals, each deal played ``n`` times, ``a`` in each seat in turn and
+``b`` in the others (deal ``d`` dealt as ``agents.evaluation.tournament`` deals seed
+``--seed + d``; entrant ``k`` of a rotation, counted from ``a``'s seat, gets agent seed
+``seed * 31 + k`` in every rotation).  Each game is played plainly
 and again with the corrector (``agents.measure``; the game's moves and rewards must be the
 same, checked) and both are timed (CPU).  The entrant is ``a``; its score in a game is
 its points, its reduced score its points minus its correction.  The table:
@@ -15,9 +17,10 @@ its points, its reduced score its points minus its correction.  The table:
 * plain and reduced means with 95% Student-t intervals over games;
 * **ratio/game**: plain variance / reduced variance of one game's score (the deal's
   correction from ``--samples`` fresh deals included);
-* **ratio/deal**: the same for a deal's mean over its two seatings (today's estimator:
-  plain shares with seats alternating on the same deals), the reduced score without the
-  deal's correction (exact there: the two seatings' deal corrections cancel);
+* **ratio/deal**: the same for a deal's mean over its rotations (today's estimator:
+  plain shares with seats rotating on the same deals), the reduced score without the
+  deal's correction (exact there: the net's values of the seats sum to 1, so the
+  rotations' deal corrections cancel);
 * **ratio/deal+fresh**: the same with the deal's correction from fresh deals kept (what
   a match that does not know it is one of a rotation computes);
 * **eff. games**: games x ratio/deal, the plain duplicate games worth as much;
@@ -71,17 +74,18 @@ class Runs:
     t_corr: list[float] = field(default_factory=list)
 
 
-def play_one(env: str, seats: tuple[str, str], mseed: int, spec: tuple[ValueFunction, int, int, bool] | None,
+def play_one(env: str, seats: tuple[str, ...], mseed: int, spec: tuple[ValueFunction, int, int, bool] | None,
              rot: int = 0) -> tuple[float, list[int], list[float], Any, ChanceCorrector | None]:
     """One game dealt as ``agents.evaluation.tournament.play_match`` deals it (rotation ``rot`` of
     the entrants), with a corrector if ``spec`` (value, samples, deal samples, policy
     terms) is given: (CPU seconds, the moves, the rewards, the final state, the
     corrector).  An entrant's agent seed goes with it, not with its seat, so that an
-    agent against itself plays two different games on a deal."""
+    agent against itself plays different games on a deal."""
     t0 = time.process_time()
-    game = cardenvs.game_class(env)(2)
+    n = len(seats)
+    game = cardenvs.game_class(env)(n)
     rng = np.random.default_rng(mseed)
-    players = [make_agent(env, lvl, seed=mseed * 31 + (i + rot) % 2) for i, lvl in enumerate(seats)]
+    players = [make_agent(env, lvl, seed=mseed * 31 + (i - rot) % n) for i, lvl in enumerate(seats)]
     state = game.new_state(rng)
     moves: list[int] = []
     corr = None
@@ -101,13 +105,15 @@ def play_one(env: str, seats: tuple[str, str], mseed: int, spec: tuple[ValueFunc
 
 
 def play_pair(env: str, a: str, b: str, deals: int, seed: int, value: ValueFunction, samples: int,
-              deal_samples: int, policy_terms: bool = False) -> Runs:
-    """Play every deal under both seatings, plainly and corrected."""
-    game = cardenvs.game_class(env)(2)
+              deal_samples: int, policy_terms: bool = False, players: int = 2) -> Runs:
+    """Play every deal under its ``players`` rotations (``a`` in seat ``rot``, ``b`` in the
+    others), plainly and corrected."""
+    game = cardenvs.game_class(env)(players)
     out = Runs()
     for d in range(deals):
         mseed = seed + d
-        for rot, seats in enumerate(((a, b), (b, a))):
+        for rot in range(players):
+            seats = tuple(a if i == rot else b for i in range(players))
             tp, mp, rp, _, _ = play_one(env, seats, mseed, None, rot)
             spec = (value, samples, deal_samples, policy_terms)
             tc, mc, rc, state, corr = play_one(env, seats, mseed, spec, rot)
@@ -148,10 +154,10 @@ def summary(r: Runs) -> dict[str, float]:
             "ms_corr": 1000 * float(np.mean(r.t_corr))}
 
 
-def load_value(spec: str, env: str) -> ValueFunction:
+def load_value(spec: str, env: str, players: int = 2) -> ValueFunction:
     """``default`` (the shipped net), ``uniform`` or a path to a net."""
     if spec == "default":
-        return value_for(cardenvs.game_class(env)(2))
+        return value_for(cardenvs.game_class(env)(players))
     if spec == "uniform":
         return UniformValue()
     return ValueNet.load(spec.format(env=env))
@@ -161,7 +167,8 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=HelpFormatter)
     ap.add_argument("--envs", default="line_v0,lineit_v0,rummy432_v0")
     ap.add_argument("--pairs", default="greedy:planner,greedy:random,planner:planner")
-    ap.add_argument("--games", type=int, default=400, help="games per pairing (two per deal)")
+    ap.add_argument("--players", type=int, default=2, help="seats (a deal is played once per seat)")
+    ap.add_argument("--games", type=int, default=400, help="games per pairing (--players per deal)")
     ap.add_argument("--seed", type=int, default=0, help="first deal's seed (tuning: 5000000)")
     ap.add_argument("--samples", type=int, default=8, help="outcomes sampled per chance event")
     ap.add_argument("--deal-samples", type=int, default=None, help="fresh deals for the deal's correction")
@@ -172,19 +179,22 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     if args.seed >= 10**7:
         ap.error("seeds from 10**7 up are the value nets' training seeds")
+    if not 2 <= args.players <= 5:
+        ap.error(f"--players is 2 to 5, got {args.players}")
     deal_samples = args.samples if args.deal_samples is None else args.deal_samples
-    print(f"{args.games} games per pairing from seed {args.seed}, {args.samples} samples per chance event, "
+    print(f"{args.players} players, {args.games} games per pairing from seed {args.seed}, "
+          f"{args.samples} samples per chance event, "
           f"{deal_samples} fresh deals, value {args.value}\n")
     print("| game | pairing | games | plain [95%] | reduced [95%] | ratio/game | duplicate plain [95%] "
           "| duplicate reduced [95%] | ratio/deal | ratio/deal+fresh | eff. games | ms plain | ms corrected "
           "| overhead |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for env in args.envs.split(","):
-        value = load_value(args.value, env)
+        value = load_value(args.value, env, args.players)
         for pair in args.pairs.split(","):
             a, b = pair.split(":")
-            s = summary(play_pair(env, a, b, args.games // 2, args.seed, value, args.samples, deal_samples,
-                                   args.policy_terms))
+            s = summary(play_pair(env, a, b, args.games // args.players, args.seed, value, args.samples,
+                                  deal_samples, args.policy_terms, args.players))
             print(f"| {env} | {a} vs {b} | {s['games']} | {s['plain']:.3f} ± {s['plain_h']:.3f} | "
                   f"{s['red']:.3f} ± {s['red_h']:.3f} | {s['ratio_game']:.2f} | "
                   f"{s['dup_plain']:.3f} ± {s['dup_plain_h']:.3f} | "

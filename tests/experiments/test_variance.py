@@ -1,0 +1,68 @@
+"""The variance study's duplicate rotations at 2 and more seats (``experiments.variance``)
+and the ceiling diagnostic (``experiments.variance_ceiling``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+
+from agents.measure import UniformValue
+from agents.types import S, V
+from cardenvs.core.game import Game
+from experiments import variance, variance_ceiling
+
+
+class ObservedValue:
+    """A value that reads the cards (softmax over seats of a fixed projection of each
+    seat's observation): not uniform, so the deal's corrections are not 0."""
+
+    def __call__(self, game: Game[S, V], states: Sequence[S]) -> np.ndarray:
+        n = game.num_players
+        x = np.array([[float(np.dot(game.observe(s, p), np.sin(np.arange(game.observe(s, p).size))))
+                       for p in range(n)] for s in states])
+        e = np.exp(0.05 * (x - x.max(axis=1, keepdims=True)))
+        out: np.ndarray = e / e.sum(axis=1, keepdims=True)
+        for i, s in enumerate(states):
+            if game.is_terminal(s):
+                from agents.measure import game_points
+
+                out[i] = game_points(game, s)
+        return out
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_each_deal_is_played_in_every_rotation_and_its_deal_corrections_cancel(players: int) -> None:
+    runs = variance.play_pair("line_v0", "greedy", "random", 2, 5_000_000, ObservedValue(), 2, 2,
+                              players=players)
+    assert runs.deal == [d for d in range(2) for _ in range(players)]
+    deal_corr = np.array(runs.deal_corr).reshape(2, players)
+    assert np.abs(deal_corr).max() > 1e-6  # the value reads the cards: the deal moves it
+    # the same cards in every rotation and values summing to 1: the rotations' parts cancel
+    np.testing.assert_allclose(deal_corr.sum(axis=1), 0.0, atol=1e-9)
+    assert all(0.0 <= p <= 1.0 for p in runs.points)
+
+
+def test_the_uniform_value_corrects_only_the_last_chance_event_at_three_seats() -> None:
+    runs = variance.play_pair("lineit_v0", "greedy", "greedy", 1, 5_000_000, UniformValue(), 2, 2, players=3)
+    assert runs.deal_corr == [0.0, 0.0, 0.0] and len(runs.points) == 3
+
+
+def test_the_study_prints_a_row_per_pairing_at_three_seats(capsys: pytest.CaptureFixture[str]) -> None:
+    variance.main(["--envs", "line_v0", "--pairs", "greedy:random", "--players", "3", "--games", "6",
+                   "--samples", "1", "--seed", "5000000"])
+    out = capsys.readouterr().out
+    rows = [r for r in out.splitlines() if r.startswith("| line_v0")]
+    assert out.startswith("3 players, 6 games") and len(rows) == 1
+    assert rows[0].startswith("| line_v0 | greedy vs random | 6 |")
+    with pytest.raises(SystemExit):
+        variance.main(["--players", "6"])
+
+
+def test_the_ceiling_holds_the_cards_and_varies_only_the_agents() -> None:
+    score = variance_ceiling.duplicate_score
+    same = [score("line_v0", "greedy", "greedy", 2, 5_000_000, 0) for _ in range(2)]
+    assert same[0] == same[1]  # the same deal and reseed replay exactly
+    c = variance_ceiling.ceiling("line_v0", "greedy", "random", 2, 3, 2, 5_000_000)
+    assert c["total"] >= 0 and c["within"] >= 0 and 0.0 <= c["mean"] <= 1.0
