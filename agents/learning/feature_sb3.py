@@ -9,8 +9,7 @@ each legal row, and the value reads the pooled rows.  It finds the legal rows it
 values, and it gives MaskablePPO exactly the masked softmax over the legal actions::
 
     import torch
-    from sb3_contrib import MaskablePPO
-    import agents
+        import agents
     from agents.learning.feature_sb3 import ActionScorerPolicy, export_policy
     from cardenvs.vector import make_vec_env
 
@@ -31,7 +30,8 @@ only the legal rows) is the way to train on it.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import numpy as np
 import torch as th
@@ -39,9 +39,14 @@ from gymnasium import spaces
 from sb3_contrib.common.maskable.distributions import MaskableCategorical, MaskableCategoricalDistribution
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+from stable_baselines3.common.type_aliases import PyTorchObs, Schedule
+from torch import nn
 
 from ..players.feature_policy import FeaturePolicy
 from .feature_torch import ActionScorerNet, export, segment_entropy, segment_log_softmax, segment_sample
+
+if TYPE_CHECKING:
+    from sb3_contrib import MaskablePPO
 
 
 class _Rows(BaseFeaturesExtractor):
@@ -64,21 +69,31 @@ class ActionScorerPolicy(MaskableActorCriticPolicy):
     """MaskablePPO policy over the ``action_features`` matrix (see the module docstring).
 
     ``net_arch``: the hidden sizes of the scorer and of the value network (default
-    ``[128, 128]``).  The distribution is the softmax of the scores over the legal
-    actions, which is what sb3-contrib's masked categorical gives with the same logits.
+    ``[128, 128]``); the other arguments are ``MaskableActorCriticPolicy``'s (the features
+    extractor by default the matrix as it is, ``ortho_init`` always off).  The distribution
+    is the softmax of the scores over the legal actions, which is what sb3-contrib's masked
+    categorical gives with the same logits.
     """
 
-    def __init__(self, observation_space: spaces.Space, action_space: spaces.Space, lr_schedule: Any,
-                 net_arch: list[int] | None = None, **kwargs: Any) -> None:
+    def __init__(self, observation_space: spaces.Space, action_space: spaces.Space, lr_schedule: Schedule,
+                 net_arch: list[int] | None = None, activation_fn: type[nn.Module] = nn.Tanh,
+                 ortho_init: bool = False, features_extractor_class: type[BaseFeaturesExtractor] = _Rows,
+                 features_extractor_kwargs: dict[str, object] | None = None,
+                 share_features_extractor: bool = True, normalize_images: bool = True,
+                 optimizer_class: type[th.optim.Optimizer] = th.optim.Adam,
+                 optimizer_kwargs: dict[str, object] | None = None) -> None:
         if not isinstance(observation_space, spaces.Box) or len(observation_space.shape) != 2:
             raise ValueError("ActionScorerPolicy reads the action_features matrix (a 2-D Box): build the "
                              "environment with observation='action_features'")
         self.hidden = list(net_arch or [128, 128])
-        kwargs.setdefault("features_extractor_class", _Rows)
-        kwargs["ortho_init"] = False
-        super().__init__(observation_space, action_space, lr_schedule, net_arch=self.hidden, **kwargs)
+        super().__init__(observation_space, action_space, lr_schedule, net_arch=self.hidden,
+                         activation_fn=activation_fn, ortho_init=False,
+                         features_extractor_class=features_extractor_class,
+                         features_extractor_kwargs=features_extractor_kwargs,
+                         share_features_extractor=share_features_extractor, normalize_images=normalize_images,
+                         optimizer_class=optimizer_class, optimizer_kwargs=optimizer_kwargs)
 
-    def _build(self, lr_schedule: Any) -> None:
+    def _build(self, lr_schedule: Schedule) -> None:
         features = int(self.observation_space.shape[-1])  # type: ignore[index]
         self.scorer = ActionScorerNet(features, self.hidden, self.hidden)
         self.optimizer = self.optimizer_class(
@@ -112,8 +127,9 @@ class ActionScorerPolicy(MaskableActorCriticPolicy):
         log_prob = dense.gather(1, actions.long().reshape(n, 1))[:, 0]
         return values[:, None], log_prob, segment_entropy(logp, rows, n)
 
-    def get_distribution(self, obs: Any,
+    def get_distribution(self, obs: PyTorchObs,
                          action_masks: np.ndarray | None = None) -> MaskableCategoricalDistribution:
+        obs = _matrices(obs)
         rows, cols, logp, _, _ = self._scores(obs)
         n = obs.shape[0]
         dense = th.full((n, obs.shape[1]), -1e8, dtype=logp.dtype).index_put((rows, cols), logp)
@@ -123,14 +139,25 @@ class ActionScorerPolicy(MaskableActorCriticPolicy):
             dist.apply_masking(action_masks)
         return dist
 
-    def predict_values(self, obs: Any) -> th.Tensor:
-        return self._scores(obs)[3][:, None]
+    def predict_values(self, obs: PyTorchObs) -> th.Tensor:
+        return self._scores(_matrices(obs))[3][:, None]
 
 
-def export_policy(model: Any, env_name: str, meta: dict[str, Any] | None = None) -> FeaturePolicy:
+def _matrices(obs: PyTorchObs) -> th.Tensor:
+    """The batch of ``action_features`` matrices (never a dict of tensors: the Box is 2-D)."""
+    if not isinstance(obs, th.Tensor):
+        raise TypeError("ActionScorerPolicy reads a batch of action_features matrices, not a dict")
+    return obs
+
+
+def export_policy(model: MaskablePPO, env_name: str,
+                  meta: Mapping[str, object] | None = None) -> FeaturePolicy:
     """The policy of a ``MaskablePPO(ActionScorerPolicy, ...)`` model as a numpy
     :class:`~agents.players.feature_policy.FeaturePolicy` (plays as ``policy:FILE`` once saved)."""
-    return export(model.policy.scorer, env_name, None, meta)
+    policy = model.policy
+    if not isinstance(policy, ActionScorerPolicy):
+        raise TypeError(f"export_policy exports an ActionScorerPolicy model, not {type(policy).__name__}")
+    return export(policy.scorer, env_name, None, meta)
 
 
 __all__ = ["ActionScorerPolicy", "export_policy"]

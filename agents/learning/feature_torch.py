@@ -20,8 +20,7 @@ sb3-contrib's ``MaskablePPO``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import torch as th
@@ -129,7 +128,7 @@ def _linears(module: nn.Module) -> list[nn.Linear]:
 
 
 def export(net: ActionScorerNet | VectorNet, env_name: str, obs_scale: np.ndarray | None = None,
-           meta: dict[str, Any] | None = None) -> FeaturePolicy:
+           meta: Mapping[str, object] | None = None) -> FeaturePolicy:
     """The policy half of ``net`` as a numpy :class:`FeaturePolicy`."""
     if isinstance(net, ActionScorerNet):
         layers, activation = _linears(net.pi), "relu"
