@@ -19,15 +19,16 @@ where the cards, not the players, decided.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 import numpy as np
 
 from cardenvs.core.game import Game
 
-from ..types import S, V
+from ..players.scorer import write_npz
+from ..types import JsonDict, S, V
 
 #: the folder of the shipped value nets
 VALUES_DIR = Path(__file__).resolve().parents[1] / "policies" / "values"
@@ -105,15 +106,20 @@ class ValueNet:
     """
 
     def __init__(self, layers: Sequence[tuple[np.ndarray, np.ndarray]], shift: np.ndarray,
-                 scale: np.ndarray, meta: dict[str, Any] | None = None) -> None:
+                 scale: np.ndarray, meta: Mapping[str, object] | None = None) -> None:
         self.layers = [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in layers]
         self.shift = np.asarray(shift, np.float32)
         self.scale = np.asarray(scale, np.float32)
-        self.meta: dict[str, Any] = dict(meta or {})
+        self.meta: JsonDict = dict(meta or {})
         self.name = str(self.meta.get("name", "value-net"))
-        self.features: tuple[str, ...] = tuple(self.meta.get("features", ("flat",)))
+        features = self.meta.get("features", ("flat",))
+        coefficients = self.meta.get("coefficients", {})
+        if not isinstance(features, (list, tuple)) or not isinstance(coefficients, dict):
+            raise ValueError(f"a value net's meta names a list of features and a dict of coefficients, "
+                             f"got {features!r} and {coefficients!r}")
+        self.features: tuple[str, ...] = tuple(features)
         #: the weight of each kind of bracket (see :class:`agents.measure.ChanceCorrector`)
-        self.coefficients: dict[str, float] = dict(self.meta.get("coefficients", {}))
+        self.coefficients: dict[str, float] = dict(coefficients)
 
     @classmethod
     def load(cls, path: str | Path) -> ValueNet:
@@ -126,11 +132,11 @@ class ValueNet:
 
     def save(self, path: str | Path) -> None:
         """Write the net (float32 weights and a JSON ``meta``) to an ``.npz``."""
-        arrays: dict[str, Any] = {"num_layers": np.array(len(self.layers)), "shift": self.shift,
-                                  "scale": self.scale, "meta": np.array(json.dumps(self.meta))}
+        arrays: dict[str, np.ndarray] = {"num_layers": np.array(len(self.layers)), "shift": self.shift,
+                                         "scale": self.scale, "meta": np.array(json.dumps(self.meta))}
         for i, (w, b) in enumerate(self.layers):
             arrays[f"W{i}"], arrays[f"b{i}"] = w, b
-        np.savez_compressed(path, **arrays)
+        write_npz(path, arrays)
 
     def scores(self, x: np.ndarray) -> np.ndarray:
         """``f`` of each row of observations ``x`` (shape ``(rows, obs)``) -> ``(rows,)``."""

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -105,7 +104,7 @@ class FeaturePolicy:
     # ------------------------------------------------------------------ files
     def save(self, path: str | Path) -> None:
         """Write the policy to ``path`` (``.npz``: layers, design, game, metadata)."""
-        arrays: dict[str, Any] = {
+        arrays: dict[str, np.ndarray] = {
             "kind": np.array(KIND), "observation": np.array(self.observation),
             "env_name": np.array(self.env_name), "activation": np.array(self.activation),
             "num_layers": np.array(len(self.weights)),

@@ -20,9 +20,8 @@ search teacher, in torch) and played here in numpy: no torch at play time.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -153,7 +152,7 @@ class ScorerPolicy:
 
     def save(self, path: str | Path) -> None:
         """Write the arrays (float32), the feature layout version and metadata to ``.npz``."""
-        arrays: dict[str, Any] = {
+        arrays: dict[str, np.ndarray] = {
             "kind": np.array(self.kind), "features_version": np.array(FEATURES_VERSION),
             "trunk_layers": np.array(len(self.trunk_weights)),
             "head_layers": np.array(len(self.head_weights)),
@@ -178,7 +177,7 @@ class ScorerPolicy:
         return z
 
 
-def save_arrays(path: str | Path, arrays: dict[str, Any], obs_scale: np.ndarray | None,
+def save_arrays(path: str | Path, arrays: Mapping[str, np.ndarray], obs_scale: np.ndarray | None,
                 meta: dict[str, object]) -> None:
     """Write a policy file: its layer ``arrays``, input scale and ``meta_*`` strings (``.npz``)."""
     arrays = dict(arrays)
@@ -187,7 +186,14 @@ def save_arrays(path: str | Path, arrays: dict[str, Any], obs_scale: np.ndarray 
     for key, value in meta.items():
         arrays[f"meta_{key}"] = np.array(str(value))
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, **arrays)
+    write_npz(path, arrays)
+
+
+def write_npz(path: str | Path, arrays: Mapping[str, np.ndarray]) -> None:
+    """``np.savez_compressed(path, **arrays)``: the named arrays, compressed."""
+    # numpy's stub (2.1+) reads any name of ``**arrays`` as maybe its ``allow_pickle: bool``
+    savez: Callable[..., None] = np.savez_compressed
+    savez(path, **arrays)
 
 
 def is_scorer_file(path: str | Path) -> bool:

@@ -173,8 +173,8 @@ class NumpyPolicy:
 
     def save(self, path: str | Path) -> None:
         """Write the arrays (float32) and metadata to an ``.npz`` file."""
-        arrays: dict[str, Any] = {"num_layers": np.array(len(self.weights)),
-                                  "activation": np.array(self.activation)}
+        arrays: dict[str, np.ndarray] = {"num_layers": np.array(len(self.weights)),
+                                         "activation": np.array(self.activation)}
         for i, (w, b) in enumerate(zip(self.weights, self.biases)):
             arrays[f"w{i}"], arrays[f"b{i}"] = w, b
         save_arrays(path, arrays, self.obs_scale, self.meta)
