@@ -1,26 +1,28 @@
 #!/usr/bin/env python3
-"""How much of a duplicate score's variance is the cards' at all: a diagnostic for the
-control variates' ceiling.
+"""How much of a duplicate score's variance the agents' own random choices make: a
+diagnostic for the ceiling of the control variates, which correct chance only.
 
     nice -n 15 python -m experiments.variance_ceiling --deals 60 --reseeds 6
 
 Each deal (seed ``--seed + d``, dealt as ``agents.evaluation.tournament`` deals) is played
-``--reseeds`` times under every rotation of the seats (``a`` in one seat, ``b`` in the
-others), the same cards each time but fresh agent seeds (entrant ``k`` of reseed ``r``
-gets agent seed ``(seed + d) * 31 + k + 1_000_003 * r``; reseed 0 is the seeding of
-``experiments.variance``).  A game's score is ``a``'s points; a deal-and-reseed's score is
-the mean over its rotations (today's duplicate estimator).  The table gives:
+under every rotation of the seats (``a`` in one seat, ``b`` in the others), and a
+deal-and-reseed's score is ``a``'s points averaged over the rotations (today's duplicate
+estimator).  Each deal is played ``--reseeds`` times in two ways:
 
-* **total**: the variance of that score over every deal and reseed;
-* **within**: its variance over the reseeds of one deal, averaged over the deals: what
-  stays when the cards are held fixed and only the agents' own random choices differ;
-* **total/within**: above 1 by the part of the variance the deal explains.
+* **agents vary**: the same cards, the same face-down pile and the same stream of the
+  game's own randomness; only the agents' seeds change (entrant ``k`` of reseed ``r``
+  gets agent seed ``(seed + d) * 31 + k + 1_000_003 * r``);
+* **chance varies**: the same hands and the same agent seeds; the face-down cards are
+  re-ordered (``Game.redraw_unseen``) and the game's later randomness reseeded.
 
-A luck correction removes variance that the chance events explain; when ``total/within``
-is small, most of the variance comes from the agents' own randomness, which no correction
-of chance can take out (only policy terms, where an agent's policy is known).  It is a
-diagnostic, not a bound: once two reseeds play differently, the shuffles after the deal
-hand them different cards, so "within" keeps some chance of the game too.
+The table gives the variance of the score over every deal and reseed (**total**), the
+variance over the reseeds of one deal averaged over the deals in each way (**within,
+agents** and **within, chance**), and **total / within, agents**: what a perfect
+correction of chance could reach at most if the two sources added up, since the variance
+the agents make is untouched by it (the policy terms, where a policy is known, are what
+could take it out).  A diagnostic, not a bound: once the agents play differently the
+same pile hands them different cards, so "agents vary" keeps some chance in it too.
+Reseed 0 of both ways is the seeding of ``experiments.variance``.
 """
 
 from __future__ import annotations
@@ -37,31 +39,41 @@ from cardenvs.core.loop import play
 
 #: the agent-seed stride between reseeds of a deal
 RESEED = 1_000_003
+#: what a reseed changes: the agents' seeds, or the chance after the deal
+VARY = ("agents", "chance")
 
 
-def duplicate_score(env: str, a: str, b: str, players: int, mseed: int, reseed: int) -> float:
-    """``a``'s points averaged over the rotations of one deal, agents seeded for ``reseed``."""
+def duplicate_score(env: str, a: str, b: str, players: int, mseed: int, reseed: int,
+                    vary: str = "agents") -> float:
+    """``a``'s points averaged over the rotations of one deal, played for ``reseed`` with
+    the agents' seeds (``vary="agents"``) or the chance after the deal (``"chance"``) changed."""
     game = cardenvs.game_class(env)(players)
     total = 0.0
+    agent_reseed = reseed if vary == "agents" else 0
     for rot in range(players):
         rng = np.random.default_rng(mseed)
         seats = [a if i == rot else b for i in range(players)]
-        agents = [make_agent(env, lvl, seed=mseed * 31 + (i - rot) % players + RESEED * reseed)
+        agents = [make_agent(env, lvl, seed=mseed * 31 + (i - rot) % players + RESEED * agent_reseed)
                   for i, lvl in enumerate(seats)]
         state = game.new_state(rng)
+        if vary == "chance" and reseed:
+            rng = np.random.default_rng([mseed, reseed])
+            game.redraw_unseen(state, rng)
         play(game, state, agents, rng)
         total += float(game_points(game, state)[rot])
     return total / players
 
 
 def ceiling(env: str, a: str, b: str, players: int, deals: int, reseeds: int, seed: int) -> dict[str, float]:
-    """Total and within-deal variance of the duplicate score (see the module's docstring)."""
-    scores = np.array([[duplicate_score(env, a, b, players, seed + d, r) for r in range(reseeds)]
-                       for d in range(deals)])
-    total = float(np.var(scores, ddof=1))
-    within = float(np.mean(np.var(scores, axis=1, ddof=1)))
-    return {"mean": float(scores.mean()), "total": total, "within": within,
-            "ratio": total / within if within > 0 else float("inf")}
+    """Total and within-deal variances of the duplicate score (see the module's docstring)."""
+    scores = {vary: np.array([[duplicate_score(env, a, b, players, seed + d, r, vary) for r in range(reseeds)]
+                              for d in range(deals)]) for vary in VARY}
+    pooled = np.concatenate([v.ravel() for v in scores.values()])
+    total = float(np.var(pooled, ddof=1))
+    within = {vary: float(np.mean(np.var(v, axis=1, ddof=1))) for vary, v in scores.items()}
+    return {"mean": float(pooled.mean()), "total": total, "agents": within["agents"],
+            "chance": within["chance"],
+            "ratio": total / within["agents"] if within["agents"] > 0 else float("inf")}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -78,14 +90,14 @@ def main(argv: list[str] | None = None) -> None:
     if not 2 <= args.players <= 5:
         ap.error(f"--players is 2 to 5, got {args.players}")
     print(f"{args.players} players, {args.deals} deals x {args.reseeds} reseeds from seed {args.seed}\n")
-    print("| game | pairing | mean | total variance | within-deal variance | total/within |")
-    print("|---|---|---:|---:|---:|---:|")
+    print("| game | pairing | mean | total | within, agents | within, chance | total / within, agents |")
+    print("|---|---|---:|---:|---:|---:|---:|")
     for env in args.envs.split(","):
         for pair in args.pairs.split(","):
             a, b = pair.split(":")
             c = ceiling(env, a, b, args.players, args.deals, args.reseeds, args.seed)
-            print(f"| {env} | {a} vs {b} | {c['mean']:.3f} | {c['total']:.4f} | {c['within']:.4f} | "
-                  f"{c['ratio']:.2f} |", flush=True)
+            print(f"| {env} | {a} vs {b} | {c['mean']:.3f} | {c['total']:.4f} | {c['agents']:.4f} | "
+                  f"{c['chance']:.4f} | {c['ratio']:.2f} |", flush=True)
 
 
 if __name__ == "__main__":

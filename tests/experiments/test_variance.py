@@ -60,9 +60,16 @@ def test_the_study_prints_a_row_per_pairing_at_three_seats(capsys: pytest.Captur
         variance.main(["--players", "6"])
 
 
-def test_the_ceiling_holds_the_cards_and_varies_only_the_agents() -> None:
+def test_the_ceiling_holds_the_cards_and_varies_the_agents_or_the_chance() -> None:
     score = variance_ceiling.duplicate_score
-    same = [score("line_v0", "greedy", "greedy", 2, 5_000_000, 0) for _ in range(2)]
-    assert same[0] == same[1]  # the same deal and reseed replay exactly
+    for vary in variance_ceiling.VARY:  # reseed 0 is the same game either way, and replays exactly
+        assert score("line_v0", "greedy", "planner", 2, 5_000_000, 0, vary) == score(
+            "line_v0", "greedy", "planner", 2, 5_000_000, 0)
+    # on the same deals, either reseeding changes some scores (seeded: the same sets every run)
+    by_agents = {score("rummy432_v0", "greedy", "greedy", 2, 5_000_000 + d, r, "agents") for d in range(4)
+                 for r in range(3)}
+    by_chance = {score("rummy432_v0", "greedy", "greedy", 2, 5_000_000 + d, r, "chance") for d in range(4)
+                 for r in range(3)}
+    assert len(by_agents) > 1 and len(by_chance) > 1
     c = variance_ceiling.ceiling("line_v0", "greedy", "random", 2, 3, 2, 5_000_000)
-    assert c["total"] >= 0 and c["within"] >= 0 and 0.0 <= c["mean"] <= 1.0
+    assert c["total"] >= 0 and c["agents"] >= 0 and c["chance"] >= 0 and 0.0 <= c["mean"] <= 1.0
