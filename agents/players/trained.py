@@ -10,10 +10,10 @@ the ladder level ``"trained"``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Protocol, cast
 
 import numpy as np
 
@@ -24,6 +24,13 @@ from .base import Agent, Observation
 from .feature_policy import FeaturePolicy, is_feature_file
 from .knowledge import LEVELS, Knowledge, knowledge
 from .scorer import ScorerPolicy, action_features, dense, is_scorer_file, save_arrays
+
+if TYPE_CHECKING:
+    import torch
+    from ray.rllib.algorithms.algorithm import Algorithm
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModule
+    from ray.rllib.core.rl_module.rl_module import RLModule
+    from stable_baselines3.common.on_policy_algorithm import OnPolicyAlgorithm
 
 POLICY_DIR = Path(__file__).resolve().parents[1] / "policies"
 
@@ -201,7 +208,7 @@ class NumpyPolicy:
         return e / e.sum(axis=-1, keepdims=True)
 
 
-def export_sb3(model: Any, meta: Mapping[str, object] | None = None,
+def export_sb3(model: OnPolicyAlgorithm, meta: Mapping[str, object] | None = None,
                obs_scale: np.ndarray | None = None) -> NumpyPolicy:
     """The policy branch of an SB3 / sb3-contrib ``MlpPolicy`` as a :class:`NumpyPolicy`.
 
@@ -214,7 +221,11 @@ def export_sb3(model: Any, meta: Mapping[str, object] | None = None,
     acts = {type(m).__name__.lower() for m in policy.mlp_extractor.policy_net
             if not isinstance(m, torch.nn.Linear)}
     activation = acts.pop() if acts else "tanh"
-    layers.append(policy.action_net)
+    head = policy.action_net
+    if not isinstance(head, torch.nn.Linear):
+        raise ValueError(f"export_sb3 exports a policy of discrete actions (a linear action head), not "
+                         f"{type(head).__name__}")
+    layers.append(head)
     weights = [layer.weight.detach().cpu().numpy() for layer in layers]
     biases = [layer.bias.detach().cpu().numpy() for layer in layers]
     return NumpyPolicy(weights, biases, activation, meta, obs_scale)
@@ -223,7 +234,20 @@ def export_sb3(model: Any, meta: Mapping[str, object] | None = None,
 _ACT_NAMES = {"Tanh": "tanh", "ReLU": "relu"}
 
 
-def export_rllib(source: Any, *, module_id: str | None = None, env_config: Mapping[str, Any] | None = None,
+class _PPOTorchModule(Protocol):
+    """What :func:`export_rllib` reads of a torch PPO ``RLModule`` (``DefaultPPOTorchRLModule``'s)."""
+
+    @property
+    def encoder(self) -> torch.nn.Module: ...
+
+    @property
+    def pi(self) -> torch.nn.Module: ...
+
+    def named_modules(self) -> Iterator[tuple[str, torch.nn.Module]]: ...
+
+
+def export_rllib(source: Algorithm | MultiRLModule | RLModule, *, module_id: str | None = None,
+                 env_config: Mapping[str, object] | None = None,
                  obs_scale: np.ndarray | None = None,
                  meta: Mapping[str, object] | None = None) -> NumpyPolicy:
     """The policy branch of a trained RLlib PPO module as a :class:`NumpyPolicy`.
@@ -253,6 +277,7 @@ def export_rllib(source: Any, *, module_id: str | None = None, env_config: Mappi
         module = source
     if module is None:
         raise ValueError(f"no RLModule {module_id!r} in {source!r}")
+    module = cast(_PPOTorchModule, module)  # a torch PPO module, as the docstring says
     encoder = module.encoder
     actor = getattr(encoder, "actor_encoder", None) or getattr(encoder, "encoder", None)
     if actor is None:
@@ -271,7 +296,7 @@ def export_rllib(source: Any, *, module_id: str | None = None, env_config: Mappi
         raise ValueError(f"the numpy policy has one activation; this module mixes {sorted(acts)} "
                          "(set head_fcnet_activation like fcnet_activation or head_fcnet_hiddens=[])")
     # an Algorithm's weights come from its learner (the source of truth), by parameter name
-    state: Mapping[str, Any] = {}
+    state: Mapping[str, object] = {}
     if hasattr(source, "learner_group") and source.learner_group is not None:
         state = source.learner_group.get_weights([module_id]).get(module_id, {})
     names = {id(m): name for name, m in module.named_modules()}
