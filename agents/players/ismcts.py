@@ -33,7 +33,7 @@ call it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 import numpy as np
 
@@ -44,8 +44,20 @@ from .base import Agent
 from .knowledge import Knowledge
 from .knowledge import knowledge as game_knowledge
 
+if TYPE_CHECKING:
+    from cardenvs.integrations.openspiel import CardenvsGame
+
+
+class Budget(TypedDict):
+    """A search budget: simulations per decision, rollout depth (``None``: to the end), UCT constant."""
+
+    simulations: int
+    depth: int | None
+    uct_c: float
+
+
 #: the default search budget: simulations per decision, rollout depth, UCT constant
-DEFAULT_BUDGET: dict[str, Any] = {"simulations": 64, "depth": 16, "uct_c": 2.0}
+DEFAULT_BUDGET: Budget = {"simulations": 64, "depth": 16, "uct_c": 2.0}
 
 
 class ISMCTSAgent(Agent):
@@ -88,9 +100,9 @@ class ISMCTSAgent(Agent):
         if knowledge is None and depth is not None:
             knowledge = game_knowledge(env_name)
         self.knowledge = knowledge
-        self._games: dict[tuple[int, tuple[tuple[str, Any], ...]], Any] = {}
+        self._games: dict[tuple[int, tuple[tuple[str, object], ...]], CardenvsGame] = {}
 
-    def _adapter(self, game: Game[S, V]) -> Any:
+    def _adapter(self, game: Game[S, V]) -> CardenvsGame:
         """The OpenSpiel game of the table (cached per seat count and options)."""
         key = (game.num_players, tuple(sorted(game.options.items())))
         found = self._games.get(key)
@@ -150,12 +162,15 @@ def make_ismcts(
     simulations: int | None = None,
     seed: int | None = None,
     name: str | None = None,
-    **budget: Any,
+    depth: int | None = DEFAULT_BUDGET["depth"],
+    uct_c: float = DEFAULT_BUDGET["uct_c"],
+    knowledge: Knowledge | None = None,
 ) -> ISMCTSAgent:
     """An :class:`ISMCTSAgent` for ``env_name``; ``simulations=None``: the default
-    budget.  ``budget`` may set ``depth`` and ``uct_c``.  The name defaults to
+    budget.  ``depth``, ``uct_c`` and ``knowledge`` as for the agent.  The name defaults to
     ``ismcts`` (``ismcts:<simulations>`` for another budget)."""
     sims = DEFAULT_BUDGET["simulations"] if simulations is None else int(simulations)
     if name is None:
         name = "ismcts" if sims == DEFAULT_BUDGET["simulations"] else f"ismcts:{sims}"
-    return ISMCTSAgent(env_name, simulations=sims, seed=seed, name=name, **budget)
+    return ISMCTSAgent(env_name, simulations=sims, depth=depth, uct_c=uct_c, seed=seed, name=name,
+                       knowledge=knowledge)
