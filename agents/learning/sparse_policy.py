@@ -20,7 +20,8 @@ probabilities, entropies and gradients against the dense policy.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from collections.abc import Mapping
+from typing import TypedDict, cast
 
 import numpy as np
 import torch as th
@@ -132,7 +133,15 @@ class BoolMaskRolloutBuffer(MaskableRolloutBuffer):
         self.action_masks = np.ones((self.buffer_size, self.n_envs, self.mask_dims), dtype=bool)
 
 
-def fast_ppo_kwargs(policy_kwargs: dict[str, Any] | None = None) -> dict[str, Any]:
+class FastPPOKwargs(TypedDict):
+    """What :func:`fast_ppo_kwargs` gives ``MaskablePPO``."""
+
+    policy: type[SparseMaskablePolicy]
+    rollout_buffer_class: type[BoolMaskRolloutBuffer]
+    policy_kwargs: dict[str, object]
+
+
+def fast_ppo_kwargs(policy_kwargs: Mapping[str, object] | None = None) -> FastPPOKwargs:
     """Keyword arguments for ``MaskablePPO(**fast_ppo_kwargs(...), env=...)``: the sparse
     policy, boolean mask storage and torch's fused Adam (one kernel for all parameters).
 
@@ -140,6 +149,9 @@ def fast_ppo_kwargs(policy_kwargs: dict[str, Any] | None = None) -> dict[str, An
     algorithm, the networks and the saved parameters are those of the defaults.
     """
     pk = dict(policy_kwargs or {})
-    pk["optimizer_kwargs"] = {**pk.get("optimizer_kwargs", {}), "fused": True}
+    optimizer_kwargs = pk.get("optimizer_kwargs", {})
+    if not isinstance(optimizer_kwargs, Mapping):
+        raise TypeError(f"policy_kwargs' optimizer_kwargs must be a dict, got {optimizer_kwargs!r}")
+    pk["optimizer_kwargs"] = {**optimizer_kwargs, "fused": True}
     return {"policy": SparseMaskablePolicy, "rollout_buffer_class": BoolMaskRolloutBuffer,
             "policy_kwargs": pk}

@@ -15,7 +15,6 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 
@@ -28,7 +27,7 @@ Observation = Mapping[str, np.ndarray]
 
 
 @lru_cache(maxsize=64)
-def rules_for(env_name: str, num_players: int, options: tuple[tuple[str, Any], ...]) -> SomeGame:
+def rules_for(env_name: str, num_players: int, options: tuple[tuple[str, object], ...]) -> SomeGame:
     """The (cached) rules object of a game (environment name) for a seat count and options."""
     return cardenvs.game_class(env_name)(num_players, **dict(options))
 

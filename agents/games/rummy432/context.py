@@ -10,8 +10,6 @@ none), ``GROUPED[pack][count]`` whether that count is fully grouped (0 included)
 
 from __future__ import annotations
 
-from typing import Any
-
 from cardenvs.rummy432.state import (
     GROUP,
     GROUPED,
@@ -53,7 +51,7 @@ def final_score(cnt: list[int], pack: str) -> float:
     Remembered by rank counts (the last turns of the search's rollouts judge the same
     hands over and over).
     """
-    key = (pack, *cnt)
+    key: tuple[str | int, ...] = (pack, *cnt)
     found = _FINAL.get(key)
     if found is not None:
         return found
@@ -69,7 +67,7 @@ def final_score(cnt: list[int], pack: str) -> float:
 
 
 #: :func:`final_score` by (pack, rank counts)
-_FINAL: dict[tuple[Any, ...], float] = {}
+_FINAL: dict[tuple[str | int, ...], float] = {}
 
 
 def at_least(k: int, p: float, t: float) -> float:
