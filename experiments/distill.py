@@ -71,7 +71,7 @@ def parse_budget(text: str | None, teacher: str) -> dict[str, Any]:
         return {}
     if teacher not in ("expert", "oracle"):
         raise ValueError(f"--teacher-budget changes a search teacher (expert or oracle), not {teacher!r}")
-    return check_search_settings(settings_from_json(text, "--teacher-budget"), "--teacher-budget")
+    return dict(check_search_settings(settings_from_json(text, "--teacher-budget"), "--teacher-budget"))
 
 
 def make_teacher(env: str, teacher: str, budget: dict[str, Any], seed: int) -> tuple[Any, Any]:

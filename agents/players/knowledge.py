@@ -25,7 +25,7 @@ import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic
+from typing import TYPE_CHECKING, Generic, TypedDict
 
 import numpy as np
 
@@ -33,6 +33,9 @@ import cardenvs
 from cardenvs.core.game import Game
 
 from ..types import S, V
+
+if TYPE_CHECKING:
+    from .search import SearchSettings
 
 #: the difficulty ladder every game has, weakest first (see :mod:`agents.players.ladder`)
 LEVELS: tuple[str, ...] = ("random", "greedy", "planner", "expert")
@@ -269,6 +272,15 @@ class Reference:
     ratings: dict[str, tuple[float, float]]
 
 
+class TrainDefaults(TypedDict):
+    """A game's starting hyperparameters of ``experiments/train.py``."""
+
+    net_arch: list[int]
+    lr: float
+    n_steps: int
+    ent_coef: float
+
+
 @dataclass(frozen=True)
 class GameAgents:
     """What the agents package holds for one game: the ``SPEC`` of its agents module.
@@ -282,7 +294,7 @@ class GameAgents:
     #: the game's cast of named computer players
     cast: tuple[str, ...]
     #: keyword arguments of the expert's :class:`~agents.players.search.SearchAgent` (its search budget)
-    expert_budget: dict[str, Any]
+    expert_budget: SearchSettings
     #: the level the expert plays like where its search is not measured stronger than that
     #: level (the 95% interval of its share against it includes 50%): the ordered ladder
     #: (:func:`agents.levels`) then leaves ``expert`` out, as it does an unranked trained
@@ -290,8 +302,8 @@ class GameAgents:
     #: expert is measured above the planner
     expert_peer: str | None = None
     #: starting hyperparameters of ``experiments/train.py`` for the game
-    train_defaults: dict[str, Any] = field(default_factory=lambda: {
-        "net_arch": [256, 256], "lr": 3e-4, "n_steps": 1024, "ent_coef": 0.01})
+    train_defaults: TrainDefaults = field(default_factory=lambda: TrainDefaults(
+        net_arch=[256, 256], lr=3e-4, n_steps=1024, ent_coef=0.01))
     #: seats -> the ladder's published ratings there, from the tournament tables in
     #: ``docs/results/<env>_<players>p.md`` (a test holds them equal; rerun the tournament
     #: with ``python -m experiments.tournament`` and copy its table's ratings here to move

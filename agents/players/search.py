@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any, Generic
+from collections.abc import Mapping
+from typing import Generic, TypedDict, cast
 
 import numpy as np
 
@@ -23,6 +24,19 @@ from .knowledge import Knowledge, Memory, Rollouts, SeatMemories
 #: the settings of a :class:`SearchAgent` a caller may change (its search budget)
 SEARCH_SETTINGS = ("simulations", "depth", "max_candidates", "paired", "prior_weight", "min_worlds",
                    "confidence", "tolerance")
+
+
+class SearchSettings(TypedDict, total=False):
+    """:data:`SEARCH_SETTINGS` as :class:`SearchAgent`'s keyword arguments (a game's expert budget)."""
+
+    simulations: int
+    depth: int
+    max_candidates: int
+    paired: bool
+    prior_weight: float
+    min_worlds: int
+    confidence: float
+    tolerance: float
 
 
 def settings_from_json(text: str, where: str) -> JsonDict:
@@ -40,7 +54,7 @@ def settings_from_json(text: str, where: str) -> JsonDict:
     return settings
 
 
-def check_search_settings(settings: dict[str, Any], where: str) -> dict[str, Any]:
+def check_search_settings(settings: Mapping[str, object], where: str) -> SearchSettings:
     """``settings`` if they are valid :class:`SearchAgent` settings (keys of
     :data:`SEARCH_SETTINGS`, whole numbers >= 1 for the counts, a bool for ``paired``, a
     number for ``prior_weight``, numbers >= 0 for ``confidence`` and ``tolerance``); else
@@ -62,7 +76,7 @@ def check_search_settings(settings: dict[str, Any], where: str) -> dict[str, Any
         v = settings.get(key, 0.0)
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v < float("inf"):
             raise ValueError(f"{where}: {key} must be a number >= 0, got {v!r}")
-    return settings
+    return cast(SearchSettings, settings)  # checked: the keys and the types of their values
 
 
 class SearchAgent(Agent):

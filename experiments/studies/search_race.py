@@ -261,7 +261,7 @@ def main(argv: list[str] | None = None) -> list[Row]:
             save(args.save, positions, meta)
     env, search = str(meta["env"]), int(meta["search"])
     shipped = dict(spec(env).expert_budget)
-    pw = float(shipped.get("prior_weight", 0.0))
+    pw = float(spec(env).expert_budget.get("prior_weight", 0.0))
     budgets: list[tuple[str, dict[str, Any]]] = []
     for w in sorted({8, 16, search // 2, search}):
         if w <= search:
