@@ -300,16 +300,24 @@ def test_a_value_net_round_trips_and_sums_to_one(tmp_path: Any) -> None:
     assert np.array_equal(back(game, [end])[0], game_points(game, end))
 
 
-@pytest.mark.parametrize("env", ENVS)
-def test_the_shipped_value_nets(env: str) -> None:
-    game = cardenvs.game_class(env)(2)
+#: the shipped value nets: every game at 2 players, Line and Rummy 4x3x2's at 3 and 4 (Line-it's
+#: 2-player net reduces nothing, so none was trained for more seats)
+SHIPPED_NETS = [(env, 2) for env in ENVS] + [(env, n) for env in ("line_v0", "rummy432_v0") for n in (3, 4)]
+
+
+@pytest.mark.parametrize(("env", "players"), SHIPPED_NETS)
+def test_the_shipped_value_nets(env: str, players: int) -> None:
+    game = cardenvs.game_class(env)(players)
     v = value_for(game)
-    assert isinstance(v, ValueNet), f"no value net shipped for {env} at 2 players"
+    assert isinstance(v, ValueNet), f"no value net shipped for {env} at {players} players"
+    assert v.meta["num_players"] == players and v.meta["options"] == game.options
+    seeds = v.meta["seeds"]
+    assert isinstance(seeds, list) and min(seeds) >= 10**7  # trained on deals no evaluation uses
     rng = np.random.default_rng(3)
     state = game.new_state(rng)
     out = v(game, [state])
-    assert np.allclose(out.sum(axis=1), 1)
-    assert value_inputs(game, [state], v.features).shape == (2, v.layers[0][0].shape[0])
+    assert out.shape == (1, players) and np.allclose(out.sum(axis=1), 1)
+    assert value_inputs(game, [state], v.features).shape == (players, v.layers[0][0].shape[0])
 
 
 def test_value_for_falls_back_to_uniform() -> None:
