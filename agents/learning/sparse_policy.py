@@ -28,7 +28,8 @@ import torch as th
 from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-__all__ = ["SparseMaskablePolicy", "BoolMaskRolloutBuffer", "sparse_log_probs", "fast_ppo_kwargs", "FastPPOKwargs"]
+__all__ = ["SparseMaskablePolicy", "BoolMaskRolloutBuffer", "sparse_log_probs", "fast_ppo_kwargs",
+           "FastPPOKwargs"]
 
 
 def sparse_log_probs(
