@@ -75,18 +75,26 @@ class Runs:
 
 
 def play_one(env: str, seats: tuple[str, ...], mseed: int, spec: tuple[ValueFunction, int, int, bool] | None,
-             rot: int = 0) -> tuple[float, list[int], list[float], Any, ChanceCorrector | None]:
+             rot: int = 0, agent_offset: int = 0, chance: np.random.Generator | None = None,
+             ) -> tuple[float, list[int], list[float], Any, ChanceCorrector | None]:
     """One game dealt as ``agents.evaluation.tournament.play_match`` deals it (rotation ``rot`` of
     the entrants), with a corrector if ``spec`` (value, samples, deal samples, policy
     terms) is given: (CPU seconds, the moves, the rewards, the final state, the
     corrector).  An entrant's agent seed goes with it, not with its seat, so that an
-    agent against itself plays different games on a deal."""
+    agent against itself plays different games on a deal.  For replays of the deal
+    (``experiments.variance_ceiling``): ``agent_offset`` is added to every agent seed, and
+    ``chance`` re-orders the unseen cards after the deal and draws the game's later
+    randomness."""
     t0 = time.process_time()
     n = len(seats)
     game = cardenvs.game_class(env)(n)
     rng = np.random.default_rng(mseed)
-    players = [make_agent(env, lvl, seed=mseed * 31 + (i - rot) % n) for i, lvl in enumerate(seats)]
+    players = [make_agent(env, lvl, seed=mseed * 31 + (i - rot) % n + agent_offset)
+               for i, lvl in enumerate(seats)]
     state = game.new_state(rng)
+    if chance is not None:
+        game.redraw_unseen(state, chance)
+        rng = chance
     moves: list[int] = []
     corr = None
     if spec is not None:

@@ -32,10 +32,9 @@ import argparse
 import numpy as np
 
 import cardenvs
-from agents import make_agent
 from agents.cli import HelpFormatter
 from agents.measure import game_points
-from cardenvs.core.loop import play
+from experiments.variance import play_one
 
 #: the agent-seed stride between reseeds of a deal
 RESEED = 1_000_003
@@ -47,20 +46,13 @@ def duplicate_score(env: str, a: str, b: str, players: int, mseed: int, reseed: 
                     vary: str = "agents") -> float:
     """``a``'s points averaged over the rotations of one deal, played for ``reseed`` with
     the agents' seeds (``vary="agents"``) or the chance after the deal (``"chance"``) changed."""
-    game = cardenvs.game_class(env)(players)
     total = 0.0
     agent_reseed = reseed if vary == "agents" else 0
     for rot in range(players):
-        rng = np.random.default_rng(mseed)
-        seats = [a if i == rot else b for i in range(players)]
-        agents = [make_agent(env, lvl, seed=mseed * 31 + (i - rot) % players + RESEED * agent_reseed)
-                  for i, lvl in enumerate(seats)]
-        state = game.new_state(rng)
-        if vary == "chance" and reseed:
-            rng = np.random.default_rng([mseed, reseed])
-            game.redraw_unseen(state, rng)
-        play(game, state, agents, rng)
-        total += float(game_points(game, state)[rot])
+        seats = tuple(a if i == rot else b for i in range(players))
+        chance = np.random.default_rng([mseed, reseed]) if vary == "chance" and reseed else None
+        _, _, _, state, _ = play_one(env, seats, mseed, None, rot, RESEED * agent_reseed, chance)
+        total += float(game_points(cardenvs.game_class(env)(players), state)[rot])
     return total / players
 
 
