@@ -105,7 +105,7 @@ def play_pair(env: str, lower: str, upper: str, players: int, games: int, seed: 
                       est)
 
 
-def markdown(env: str, players: int, rows: list[PairResult], command: str) -> str:
+def markdown(env: str, players: int, rows: list[PairResult], command: str, seed: int = 0) -> str:
     """The results as a markdown table with how they were made."""
     fair = 1 / players
     lines = [f"# {env}, {players} players: adjacent levels", "",
@@ -123,7 +123,7 @@ def markdown(env: str, players: int, rows: list[PairResult], command: str) -> st
         ratio = "" if r.est is None else f"{r.est.variance_ratio:.2f}"
         lines.append(f"| {r.lower} → {r.upper} | {r.games:,} | {r.share:.1%} [{r.low:.1%}, {r.high:.1%}] | "
                      f"{plain} | {ratio} | {r.shared_wins} | {sep} | {r.seconds / 60:.1f} min |")
-    lines += ["", f"Command: `{command}`", "",
+    lines += ["", f"Command: `{command}`", "", f"Deals from seed {seed} (deal `d` is seed `{seed} + d`).", "",
               f"Measured {datetime.date.today().isoformat()} on {MACHINE}."]
     return "\n".join(lines) + "\n"
 
@@ -177,7 +177,7 @@ def main(argv: list[str] | None = None) -> list[PairResult]:
         plain = r.est.plain_share if r.est is not None else r.share
         print(f"{lower} -> {upper}: {r.share:.1%} [{r.low:.1%}, {r.high:.1%}] over {r.games} "
               f"(plain {plain * r.games:.2f} points; {r.seconds / 60:.1f} min)", flush=True)
-    text = markdown(args.env, args.players, rows, command_line("experiments.ladder_pairs", argv))
+    text = markdown(args.env, args.players, rows, command_line("experiments.ladder_pairs", argv), args.seed)
     print(text)
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)

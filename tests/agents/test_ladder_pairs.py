@@ -33,6 +33,7 @@ def test_pair_table(tmp_path: Path, players: int) -> None:
     assert r.est.method == "duplicate+control variates" and abs(r.share - 1.0) < 0.25
     text = out.read_text()
     assert "| random → greedy |" in text and f"fair share {1 / players:.0%}" in text
+    assert "Deals from seed 0 " in text  # a page says which deals it played (the default seed)
 
 
 def test_a_malformed_pair_is_refused() -> None:
