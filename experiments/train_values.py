@@ -286,6 +286,20 @@ def fit_coefficients(env: str, n: int, net: ValueNet, games: int, seed: int = TU
     return coef
 
 
+def parse_lookahead(ap: argparse.ArgumentParser, text: str | None) -> dict[str, int] | None:
+    """``--lookahead LEVEL:MOVES`` as a net's ``meta["lookahead"]`` (``None``: none)."""
+    if text is None or text == "none":
+        return None
+    level, _, moves = text.partition(":")
+    try:
+        out = {"level": int(level), "max_moves": int(moves or 12)}
+    except ValueError:
+        ap.error(f"--lookahead is LEVEL:MOVES (whole numbers, e.g. 2:12) or none, got {text!r}")
+    if out["level"] not in (1, 2) or out["max_moves"] < 1:
+        ap.error(f"--lookahead: LEVEL is 1 (greedy) or 2 (planner) and MOVES at least 1, got {text!r}")
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=HelpFormatter)
     ap.add_argument("--env", required=True)
@@ -311,10 +325,19 @@ def main(argv: list[str] | None = None) -> None:
                     help="games (seeds from 5,000,000) to fit the brackets' coefficients on; 0: weights 1")
     ap.add_argument("--fit-only", default=None,
                     help="fit the coefficients of this trained net (written back in place) and stop")
+    ap.add_argument("--lookahead", default=None, metavar="LEVEL:MOVES",
+                    help="read the states played ahead by the knowledge's heuristic at LEVEL, at most "
+                         "MOVES moves (agents.measure.Lookahead; 'none' to remove), e.g. 2:12")
     ap.add_argument("--out", default=None, help="default: agents/policies/values/<env>_<n>p.npz")
     args = ap.parse_args(argv)
+    ahead = parse_lookahead(ap, args.lookahead)
     if args.fit_only:
         net = ValueNet.load(args.fit_only)
+        if args.lookahead is not None:
+            meta = {k: v for k, v in net.meta.items() if k != "lookahead"}
+            if ahead is not None:
+                meta["lookahead"] = ahead
+            net = ValueNet(net.layers, net.shift, net.scale, meta)
         net.meta["coefficients"] = fit_coefficients(args.env, args.players, net, args.tune_games)
         net.meta["tune_games"] = args.tune_games
         net.save(args.fit_only)
@@ -338,6 +361,8 @@ def main(argv: list[str] | None = None) -> None:
             "seeds": [args.seed, args.seed + played - 1], "pairings": [list(p) for p, _ in PAIRINGS],
             "per_game": args.per_game, "stride": args.stride,
             "rollouts": args.rollouts, "td_lambda": args.td, **stats}
+    if ahead is not None:
+        meta["lookahead"] = ahead
     # a fresh net, so that what the constructor reads from meta (the features) is this meta's
     net = ValueNet(net.layers, net.shift, net.scale, meta)
     if args.tune_games:

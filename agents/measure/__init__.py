@@ -18,11 +18,22 @@ from .aivat import (
     sampled_deals,
     sampled_outcomes,
 )
-from .value import UniformValue, ValueFunction, ValueNet, game_points, value_for, value_path
+from .value import (
+    Lookahead,
+    UniformValue,
+    ValueFunction,
+    ValueNet,
+    game_points,
+    heuristic_chooser,
+    play_ahead,
+    value_for,
+    value_path,
+)
 
 __all__ = [
     "ChanceCorrector",
     "CorrectedGame",
+    "Lookahead",
     "UniformValue",
     "ValueFunction",
     "ValueNet",
@@ -31,6 +42,8 @@ __all__ = [
     "known_policy",
     "match_chance_rng",
     "game_points",
+    "heuristic_chooser",
+    "play_ahead",
     "play_corrected",
     "sampled_deals",
     "sampled_outcomes",

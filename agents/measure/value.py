@@ -14,14 +14,23 @@ where the cards, not the players, decided.
   last chance event's.
 * :func:`value_for`: the shipped net of a table when there is one (same seat count and
   options as it was trained on), else :class:`UniformValue`.
+
+**Lookahead** (:class:`Lookahead`, and a net whose ``meta["lookahead"]`` says so): ``V`` of
+the position the players reach from a state by a fixed heuristic's moves (the game's
+planner, ties to the first) before the next move that may meet chance.  Between two
+chance events the ladder's agents play moves a net cannot foresee (a line completed, a
+group laid down) and ``V`` jumps across them; read after those moves, the value a bracket
+takes is what the position is about to become.  It is still a fixed function of the
+state (the heuristic sees only the mover's View and no move that meets chance is
+played), so every bracket keeps its mean of 0.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Generic, Protocol
 
 import numpy as np
 
@@ -97,12 +106,85 @@ def value_inputs(game: Game[S, V], states: Sequence[S],
     return x
 
 
+#: ``choose(game, view, legal) -> action``: the fixed player of a lookahead (deterministic)
+Chooser = Callable[[Game[S, V], V, list[int]], int]
+
+#: the generator a lookahead hands ``apply``: its moves meet no chance, so it draws nothing
+_NO_CHANCE = np.random.default_rng(0)
+
+
+def heuristic_chooser(env_name: str, level: int = 2) -> Chooser[S, V]:
+    """The best move of the game's knowledge at ``level`` (1 greedy, 2 planner), ties to
+    the first legal one: the ladder's heuristic without its random tie-break."""
+    from ..players.knowledge import knowledge
+
+    know = knowledge(env_name)
+
+    def choose(game: Game[S, V], view: V, legal: list[int]) -> int:
+        return legal[int(np.argmax(np.asarray(know.scores(game, view, legal, level), float)))]
+
+    return choose
+
+
+def play_ahead(game: Game[S, V], state: S, choose: Chooser[S, V], max_moves: int) -> S:
+    """The position ``choose`` reaches from ``state`` (left untouched) playing every seat,
+    stopping before a move that may meet chance (:meth:`Game.has_chance`), at the end, or
+    after ``max_moves`` moves; ``state`` itself when the first move already stops."""
+    out: S | None = None
+    cur = state
+    for _ in range(max_moves):
+        if game.is_terminal(cur) or game.is_truncated(cur):
+            break
+        legal = list(game.legal_actions(cur))
+        action = choose(game, game.view(cur, game.current_player(cur)), legal)
+        if game.has_chance(cur, action):
+            break
+        if out is None:
+            out = cur = game.clone(state)
+        game.apply(cur, action, _NO_CHANCE)
+    return state if out is None else out
+
+
+class Lookahead(Generic[S, V]):
+    """``value`` of the position :func:`play_ahead` reaches (see the module docstring).
+
+    ``choose``: the fixed player (default :func:`heuristic_chooser` of the game at
+    ``level``); ``max_moves``: how far at most.  Keeps ``value``'s coefficients."""
+
+    def __init__(self, value: ValueFunction, level: int = 2, max_moves: int = 12,
+                 choose: Chooser[S, V] | None = None) -> None:
+        if max_moves < 1:
+            raise ValueError(f"max_moves must be at least 1, got {max_moves}")
+        self.value, self.level, self.max_moves = value, level, max_moves
+        self._choose = choose
+        self._choosers: dict[str, Chooser[S, V]] = {}
+        self.name = f"lookahead({getattr(value, 'name', 'value')})"
+        #: the value's own (see :class:`agents.measure.ChanceCorrector`)
+        self.coefficients: dict[str, float] = dict(getattr(value, "coefficients", None) or {})
+
+    def chooser(self, game: Game[S, V]) -> Chooser[S, V]:
+        """The fixed player for ``game`` (made once per game name)."""
+        if self._choose is not None:
+            return self._choose
+        c = self._choosers.get(game.env_name)
+        if c is None:
+            c = self._choosers[game.env_name] = heuristic_chooser(game.env_name, self.level)
+        return c
+
+    def __call__(self, game: Game[S, V], states: Sequence[S]) -> np.ndarray:
+        """``value`` of each state played ahead."""
+        choose = self.chooser(game)
+        return self.value(game, [play_ahead(game, s, choose, self.max_moves) for s in states])
+
+
 class ValueNet:
     """``softmax_p f(inputs(state, p))`` with ``f`` an MLP in numpy (ReLU hidden layers).
 
     ``layers`` are ``(W, b)`` pairs (``W`` of shape ``(inputs, outputs)``); the inputs
     (:func:`value_inputs` with ``meta["features"]``, default the flat observation) are
-    shifted and scaled by ``shift``/``scale``.  Finished states get their points.
+    shifted and scaled by ``shift``/``scale``.  Finished states get their points.  With
+    ``meta["lookahead"]`` (``{"level": 2, "max_moves": 12}``) the net values each state
+    played ahead (:class:`Lookahead`), as its coefficients were fitted.
     """
 
     def __init__(self, layers: Sequence[tuple[np.ndarray, np.ndarray]], shift: np.ndarray,
@@ -120,6 +202,13 @@ class ValueNet:
         self.features: tuple[str, ...] = tuple(features)
         #: the weight of each kind of bracket (see :class:`agents.measure.ChanceCorrector`)
         self.coefficients: dict[str, float] = dict(coefficients)
+        ahead = self.meta.get("lookahead")
+        if ahead is not None and not (isinstance(ahead, dict) and set(ahead) <= {"level", "max_moves"}
+                                      and all(isinstance(v, int) and v >= 1 for v in ahead.values())):
+            raise ValueError("a value net's meta lookahead is {'level': int, 'max_moves': int} (each >= 1), "
+                             f"got {ahead!r}")
+        #: the lookahead the net reads its states through (``None``: the states themselves)
+        self.lookahead: Lookahead[Any, Any] | None = None if ahead is None else Lookahead(self._raw, **ahead)
 
     @classmethod
     def load(cls, path: str | Path) -> ValueNet:
@@ -149,7 +238,14 @@ class ValueNet:
         return h[:, 0]
 
     def __call__(self, game: Game[S, V], states: Sequence[S]) -> np.ndarray:
-        """Each seat's expected points: a softmax of the seats' scores (points at the end)."""
+        """Each seat's expected points: a softmax of the seats' scores (points at the end),
+        of the states played ahead when the net has a lookahead."""
+        if self.lookahead is not None:
+            return self.lookahead(game, states)
+        return self._raw(game, states)
+
+    def _raw(self, game: Game[S, V], states: Sequence[S]) -> np.ndarray:
+        """:meth:`__call__` of the states themselves."""
         n = game.num_players
         out = np.empty((len(states), n))
         todo = _end_rows(game, states, out)

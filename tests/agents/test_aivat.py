@@ -30,10 +30,12 @@ from agents import make_agent
 from agents.evaluation.tournament import Match, play_match
 from agents.measure import (
     ChanceCorrector,
+    Lookahead,
     UniformValue,
     ValueNet,
     game_points,
     known_policy,
+    play_ahead,
     play_corrected,
     value_for,
 )
@@ -132,6 +134,63 @@ def test_exact_mean_correction_is_zero(value: Any, with_policies: bool) -> None:
     mean, spread = enumerate_corrections(value, policies)
     assert np.abs(mean).max() < 1e-12
     assert spread > 0.01  # the corrections are not all zero
+
+
+def keep_high(game: Game[Any, Any], view: Any, legal: list[int]) -> int:
+    """A fixed player for the toy's lookahead: keeps a card of 2 or more, else swaps."""
+    return 0 if view.hand >= 2 else 1
+
+
+def test_exact_mean_correction_is_zero_with_a_lookahead() -> None:
+    # the lookahead plays the keeps (no chance) ahead and stops before a swap (chance):
+    # still a fixed function of the state, so every bracket keeps its mean of 0
+    mean, spread = enumerate_corrections(Lookahead(arbitrary_value, choose=keep_high), None)
+    assert np.abs(mean).max() < 1e-12
+    assert spread > 0.01
+    assert not np.isclose(spread, enumerate_corrections(arbitrary_value, None)[1])  # other values read
+
+
+def test_play_ahead_stops_before_chance_and_leaves_the_state() -> None:
+    game = HighCardGame(2)
+    for seed in range(30):
+        state = game.new_state(np.random.default_rng(seed))
+        before = game.to_json(state)
+        ahead = play_ahead(game, state, keep_high, 12)
+        assert game.to_json(state) == before
+        if ahead is not state:
+            assert ahead.turn > state.turn and ahead.hands == state.hands and ahead.pile == state.pile
+        if not game.is_terminal(ahead):  # stopped at a swap: the move that would meet chance
+            view = game.view(ahead, game.current_player(ahead))
+            assert keep_high(game, view, game.legal_actions(ahead)) == 1
+            assert game.has_chance(ahead, 1)
+    one = play_ahead(game, game.deal([4, 3, 0, 1, 2]), keep_high, 1)
+    assert one.turn == 1  # max_moves bounds it
+    with pytest.raises(ValueError, match="max_moves"):
+        Lookahead(arbitrary_value, max_moves=0)
+
+
+def test_a_lookahead_in_a_real_game() -> None:
+    # Line, a game of greedy players: at every position the planner's moves up to the next
+    # that may meet chance (a draw), the position itself left as it was
+    game = cardenvs.game_class("line_v0")(2)
+    rng = np.random.default_rng(4)
+    state = game.new_state(rng)
+    look: Lookahead[Any, Any] = Lookahead(UniformValue(), level=2)
+    choose = look.chooser(game)
+    moved = 0
+
+    def check(turn: Turn) -> None:
+        nonlocal moved
+        before = game.to_json(turn.state)
+        ahead = play_ahead(game, turn.state, choose, 12)
+        assert game.to_json(turn.state) == before
+        moved += ahead is not turn.state
+        if not game.is_terminal(ahead) and not game.is_truncated(ahead):
+            nxt = choose(game, game.view(ahead, game.current_player(ahead)), game.legal_actions(ahead))
+            assert game.has_chance(ahead, nxt) or ahead is not turn.state
+
+    play(game, state, [make_agent("line_v0", "greedy", seed=s) for s in (1, 2)], rng, after_move=check)
+    assert moved > 5  # the lookahead plays moves in most turns
 
 
 def test_a_wrong_chance_model_is_caught() -> None:
@@ -318,6 +377,30 @@ def test_the_shipped_value_nets(env: str, players: int) -> None:
     out = v(game, [state])
     assert out.shape == (1, players) and np.allclose(out.sum(axis=1), 1)
     assert value_inputs(game, [state], v.features).shape == (players, v.layers[0][0].shape[0])
+
+
+def test_a_net_with_a_lookahead(tmp_path: Any) -> None:
+    game = cardenvs.game_class("line_v0")(2)
+    d = game.observation_size()
+    rng = np.random.default_rng(0)
+    layers = [(rng.normal(size=(d, 8)), np.zeros(8)), (rng.normal(size=(8, 1)), np.zeros(1))]
+    plain = ValueNet(layers, np.zeros(d), np.ones(d), {"options": game.options})
+    net = ValueNet(layers, np.zeros(d), np.ones(d), {"options": game.options,
+                                                      "lookahead": {"level": 2, "max_moves": 12}})
+    net.save(tmp_path / "v.npz")
+    back = ValueNet.load(tmp_path / "v.npz")
+    assert back.lookahead is not None and back.lookahead.max_moves == 12
+    states = []
+    for i in range(4):
+        s = game.new_state(np.random.default_rng(i))
+        greedy = make_agent("line_v0", "greedy", seed=i)
+        play(game, s, [greedy, greedy], np.random.default_rng(i), max_moves=5 + i)
+        states.append(s)
+    assert np.allclose(back(game, states), Lookahead(plain)(game, states))
+    assert not np.allclose(back(game, states), plain(game, states))  # it reads other states
+    for bad in ({"level": 0}, {"depth": 3}, [2, 12], {"max_moves": "12"}):
+        with pytest.raises(ValueError, match="lookahead"):
+            ValueNet(layers, np.zeros(d), np.ones(d), {"lookahead": bad})
 
 
 def test_value_for_falls_back_to_uniform() -> None:
