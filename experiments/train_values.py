@@ -9,6 +9,15 @@ one thread) were made with::
     python -m experiments.train_values --env lineit_v0 --features flat --rollouts 0 \
         --games 30000 --per-game 4 --hidden 64,64 --minutes 5
 
+Line's nets (2-4 players) then read their states through a lookahead (the planner's moves
+up to the next draw, ``agents.measure.Lookahead``), their coefficients refitted with it::
+
+    python -m experiments.train_values --env line_v0 --players 2 \
+        --fit-only agents/policies/values/line_v0_2p.npz --lookahead 2:12
+
+chosen on the tuning deals (ratio per deal 1.4 -> 2.0 at 2 players); in Rummy 4x3x2's it
+bought 0-5% for twice the CPU, so its nets have none.
+
 Plays games between ladder agents (a mix of random, greedy and planner pairings), keeps
 a few positions of each with a target: the game's points, averaged with ``--rollouts``
 playouts of the position by the same levels (the unseen cards redrawn; a far less noisy
