@@ -277,9 +277,11 @@ def render(store: dict[str, Any], command: str) -> str:
         "seat, the column in the others; fair share 1/players) with its 95% interval; the plain "
         "points in the table under it. **ABR / LBR**: the best score an approximate / local best "
         "response reached against the agent (a lower bound on its exploitability; 2 players only; "
-        "[ABR](abr.md), [LBR](best_response.md)); – where none was run. The shipped value nets are "
-        "2-player nets, so at 3 and 4 players the reduced score is the plain one (variance ratio 1.00) "
-        "and duplicate deals are the only reduction; entrants a command `--skip`s are absent there.", "",
+        "[ABR](abr.md), [LBR](best_response.md)); – where none was run. Value nets are shipped for "
+        "every game at 2 players and for Line and Rummy 4x3x2's at 3 and 4 (Line's read through the "
+        "planner's lookahead); where there is none (Line-it at 3 and 4) the reduced score is the plain "
+        "one (variance ratio 1.00) and duplicate deals are the only reduction. Entrants a command "
+        "`--skip`s are absent from its tables.", "",
     ]
     for key in sorted(store["tables"], key=lambda k: (k.split("/")[0], int(k.split("/")[1]))):
         table = store["tables"][key]
