@@ -16,7 +16,9 @@ up to the next draw, ``agents.measure.Lookahead``), their coefficients refitted 
         --fit-only agents/policies/values/line_v0_2p.npz --lookahead 2:12
 
 chosen on the tuning deals (ratio per deal 1.4 -> 2.0 at 2 players); in Rummy 4x3x2's it
-bought 0-5% for twice the CPU, so its nets have none.
+bought 0-5% for twice the CPU, so its nets have none.  Training with ``--lookahead`` (the
+kept positions read through it, as the net will see them) was tried for Line at 2
+players and was no better there (1.94/1.75 against 2.03/1.79).
 
 Plays games between ladder agents (a mix of random, greedy and planner pairings), keeps
 a few positions of each with a target: the game's points, averaged with ``--rollouts``
@@ -56,7 +58,16 @@ import numpy as np
 import cardenvs
 from agents import make_agent
 from agents.cli import HelpFormatter
-from agents.measure.value import FEATURES, ValueNet, game_points, value_inputs, value_path
+from agents.measure.value import (
+    FEATURES,
+    Chooser,
+    ValueNet,
+    game_points,
+    heuristic_chooser,
+    play_ahead,
+    value_inputs,
+    value_path,
+)
 from cardenvs.core.game import Game
 from cardenvs.core.loop import play
 
@@ -102,15 +113,21 @@ def rollout_points(game: Game[Any, Any], state: Any, levels: tuple[str, ...], ro
 
 def collect(env: str, n: int, games: int, seed: int, per_game: int, max_states: int,
             options: dict[str, Any], rollouts: int = 0, features: tuple[str, ...] = ("flat",),
-            stride: int = 0) -> tuple[np.ndarray, ...]:
+            stride: int = 0, lookahead: dict[str, int] | None = None) -> tuple[np.ndarray, ...]:
     """``(X, Y, H, G, N)``: positions ``(states, n, inputs)`` (float16: up to ``per_game``
     drawn from each game, or with ``stride`` every stride-th from a random first, fewer if
     that would keep more than ``per_game``), their
     targets ``(states, n)``, their games' points, game indices and the index of the
     game's next kept position (-1 for its last).  The target is the game's points, or
     with ``rollouts`` the mean of those and of ``rollouts`` playouts of the position by
-    the same levels.  Finished positions are left out (there the value is the points)."""
+    the same levels.  Finished positions are left out (there the value is the points).
+    With ``lookahead`` (a net's ``meta["lookahead"]``) each kept position is the one
+    :func:`agents.measure.play_ahead` reaches from it: the positions the net will value."""
     game = cardenvs.game_class(env)(n, **options)
+    ahead: Chooser[Any, Any] | None = None
+    ahead_moves = 0
+    if lookahead is not None:
+        ahead, ahead_moves = heuristic_chooser(env, lookahead["level"]), lookahead["max_moves"]
     pick = np.random.default_rng(seed - 1)
     roll_rng = np.random.default_rng(seed - 2)
     xs: list[np.ndarray] = []
@@ -138,6 +155,8 @@ def collect(env: str, n: int, games: int, seed: int, per_game: int, max_states: 
             chosen = sorted(pick.permutation(len(seen))[:per_game].tolist())
         for k, j in enumerate(chosen):
             s = seen[j]
+            if ahead is not None:
+                s = play_ahead(game, s, ahead, ahead_moves)
             nxt.append(len(xs) + 1 if k + 1 < len(chosen) else -1)
             xs.append(value_inputs(game, [s], features).astype(np.float16))
             hs.append(pts)
@@ -357,7 +376,7 @@ def main(argv: list[str] | None = None) -> None:
     features = tuple(args.features.split(","))
     t0 = time.process_time()
     x, y, h, g, nxt = collect(args.env, args.players, args.games, args.seed, args.per_game, args.max_states,
-                              {}, args.rollouts, features, args.stride)
+                              {}, args.rollouts, features, args.stride, ahead)
     played = int(g.max()) + 1
     t1 = time.process_time()
     print(f"{args.env} {args.players}p: {len(x)} positions from {played} games ({t1 - t0:.0f} s CPU)")
