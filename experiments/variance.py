@@ -52,6 +52,7 @@ from agents.measure import (
     UniformValue,
     ValueFunction,
     ValueNet,
+    default_samples,
     game_points,
     known_policy,
     match_chance_rng,
@@ -178,7 +179,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--players", type=int, default=2, help="seats (a deal is played once per seat)")
     ap.add_argument("--games", type=int, default=400, help="games per pairing (--players per deal)")
     ap.add_argument("--seed", type=int, default=0, help="first deal's seed (tuning: 5000000)")
-    ap.add_argument("--samples", type=int, default=8, help="outcomes sampled per chance event")
+    ap.add_argument("--samples", type=int, default=None,
+                    help="outcomes sampled per chance event (default: the value's own, "
+                         "agents.measure.default_samples: 16 for Line's nets, else 8)")
     ap.add_argument("--deal-samples", type=int, default=None, help="fresh deals for the deal's correction")
     ap.add_argument("--policy-terms", action="store_true",
                     help="also correct the known agents' random choices (off, as in play_corrected)")
@@ -189,19 +192,21 @@ def main(argv: list[str] | None = None) -> None:
         ap.error("seeds from 10**7 up are the value nets' training seeds")
     if not 2 <= args.players <= 5:
         ap.error(f"--players is 2 to 5, got {args.players}")
-    deal_samples = args.samples if args.deal_samples is None else args.deal_samples
+    samples = "the value's own" if args.samples is None else args.samples
+    deals = samples if args.deal_samples is None else args.deal_samples
     print(f"{args.players} players, {args.games} games per pairing from seed {args.seed}, "
-          f"{args.samples} samples per chance event, "
-          f"{deal_samples} fresh deals, value {args.value}\n")
+          f"{samples} samples per chance event, {deals} fresh deals, value {args.value}\n")
     print("| game | pairing | games | plain [95%] | reduced [95%] | ratio/game | duplicate plain [95%] "
           "| duplicate reduced [95%] | ratio/deal | ratio/deal+fresh | eff. games | ms plain | ms corrected "
-          "| overhead |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| overhead | samples |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for env in args.envs.split(","):
         value = load_value(args.value, env, args.players)
+        k = default_samples(value) if args.samples is None else args.samples
+        deal_samples = k if args.deal_samples is None else args.deal_samples
         for pair in args.pairs.split(","):
             a, b = pair.split(":")
-            s = summary(play_pair(env, a, b, args.games // args.players, args.seed, value, args.samples,
+            s = summary(play_pair(env, a, b, args.games // args.players, args.seed, value, k,
                                   deal_samples, args.policy_terms, args.players))
             print(f"| {env} | {a} vs {b} | {s['games']} | {s['plain']:.3f} ± {s['plain_h']:.3f} | "
                   f"{s['red']:.3f} ± {s['red_h']:.3f} | {s['ratio_game']:.2f} | "
@@ -209,7 +214,7 @@ def main(argv: list[str] | None = None) -> None:
                   f"{s['dup_red']:.3f} ± {s['dup_red_h']:.3f} | "
                   f"{s['ratio_deal']:.2f} | {s['ratio_deal_fresh']:.2f} | {s['eff']:.0f} | "
                   f"{s['ms_plain']:.1f} | {s['ms_corr']:.1f} | "
-                  f"{s['ms_corr'] / s['ms_plain']:.1f}x |", flush=True)
+                  f"{s['ms_corr'] / s['ms_plain']:.1f}x | {k} |", flush=True)
 
 
 if __name__ == "__main__":

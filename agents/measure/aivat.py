@@ -134,6 +134,18 @@ def sampled_deals(samples: int) -> Deals:
     return deals
 
 
+#: outcomes sampled per chance event when neither the caller nor the value says
+SAMPLES = 8
+
+
+def default_samples(value: object) -> int:
+    """The outcomes per chance event to sample with ``value``: its own ``samples`` (a
+    value net's ``meta["samples"]``, chosen with it on the tuning deals) if it has one,
+    else :data:`SAMPLES`."""
+    own = getattr(value, "samples", None)
+    return own if isinstance(own, int) and own >= 1 else SAMPLES
+
+
 def derived_rng(rng: np.random.Generator | None) -> np.random.Generator:
     """A generator for the corrector seeded from ``rng``'s state, which it leaves untouched
     (so the game's own draws stay as they were); unseeded when ``rng`` is ``None``."""
@@ -158,7 +170,8 @@ class ChanceCorrector(Generic[S, V]):
 
     Call :meth:`start` with the dealt state, then pass :meth:`on_move` and
     :meth:`after_move` to :func:`cardenvs.core.loop.play`; :attr:`corrections` is then what
-    to subtract from each seat's points.  ``outcomes``/``deals`` replace the sampled
+    to subtract from each seat's points.  ``samples``: outcomes per chance event (default
+    :func:`default_samples` of ``value``).  ``outcomes``/``deals`` replace the sampled
     expectations (an exact enumeration, in the tests).  ``policies``: per seat, how it
     draws its moves where known (:func:`known_policy`), for the policy terms.
 
@@ -171,9 +184,11 @@ class ChanceCorrector(Generic[S, V]):
     """
 
     def __init__(self, game: Game[S, V], value: ValueFunction, rng: np.random.Generator,
-                 samples: int = 8, deal_samples: int | None = None, outcomes: Outcomes[S, V] | None = None,
-                 deals: Deals[S, V] | None = None, policies: Sequence[Policy[S, V] | None] | None = None,
+                 samples: int | None = None, deal_samples: int | None = None,
+                 outcomes: Outcomes[S, V] | None = None, deals: Deals[S, V] | None = None,
+                 policies: Sequence[Policy[S, V] | None] | None = None,
                  coefficients: Mapping[str, float] | None = None) -> None:
+        samples = default_samples(value) if samples is None else samples
         if samples < 1:
             raise ValueError(f"samples must be at least 1, got {samples}")
         deal_samples = samples if deal_samples is None else deal_samples
@@ -267,7 +282,7 @@ class CorrectedGame(NamedTuple):
 
 def play_corrected(game: Game[S, V], state: S, players: Sequence[Player | None] | Mapping[int, Player],
                    rng: np.random.Generator | None = None, value: ValueFunction | None = None,
-                   samples: int = 8, *, deal_samples: int | None = None,
+                   samples: int | None = None, *, deal_samples: int | None = None,
                    chance_rng: np.random.Generator | int | None = None, policy_terms: bool = False,
                    on_move: Hook | None = None, after_move: Hook | None = None,
                    max_moves: int | None = None) -> CorrectedGame:
@@ -276,8 +291,9 @@ def play_corrected(game: Game[S, V], state: S, players: Sequence[Player | None] 
 
     ``rng`` is the game's own (reshuffles, later deals), used exactly as without the
     corrector.  ``value``: default :func:`~agents.measure.value.value_for` the game.
-    ``samples``: outcomes per chance event; ``deal_samples``: fresh deals for the deal's
-    correction (default ``samples``; 0 leaves it out, see the module docstring).
+    ``samples``: outcomes per chance event (default :func:`default_samples` of ``value``);
+    ``deal_samples``: fresh deals for the deal's correction (default ``samples``; 0 leaves it
+    out, see the module docstring).
     ``chance_rng`` (a generator or a seed) draws the corrector's samples; by default one
     seeded from ``rng``'s state (:func:`derived_rng`).  ``policy_terms``: also correct
     the moves of the players whose choices are known (:func:`known_policy`); off by

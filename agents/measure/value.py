@@ -184,7 +184,8 @@ class ValueNet:
     (:func:`value_inputs` with ``meta["features"]``, default the flat observation) are
     shifted and scaled by ``shift``/``scale``.  Finished states get their points.  With
     ``meta["lookahead"]`` (``{"level": 2, "max_moves": 12}``) the net values each state
-    played ahead (:class:`Lookahead`), as its coefficients were fitted.
+    played ahead (:class:`Lookahead`), as its coefficients were fitted; ``meta["samples"]``
+    is how many outcomes per chance event the corrector samples with it by default.
     """
 
     def __init__(self, layers: Sequence[tuple[np.ndarray, np.ndarray]], shift: np.ndarray,
@@ -207,6 +208,12 @@ class ValueNet:
                                       and all(isinstance(v, int) and v >= 1 for v in ahead.values())):
             raise ValueError("a value net's meta lookahead is {'level': int, 'max_moves': int} (each >= 1), "
                              f"got {ahead!r}")
+        samples = self.meta.get("samples")
+        if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int) or samples < 1):
+            raise ValueError(f"a value net's meta samples is a whole number >= 1, got {samples!r}")
+        #: outcomes to sample per chance event with this net (``meta["samples"]``; ``None``:
+        #: the corrector's default, 8)
+        self.samples: int | None = samples
         #: the lookahead the net reads its states through (``None``: the states themselves)
         self.lookahead: Lookahead[Any, Any] | None = None if ahead is None else Lookahead(self._raw, **ahead)
 

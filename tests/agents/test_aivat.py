@@ -33,6 +33,7 @@ from agents.measure import (
     Lookahead,
     UniformValue,
     ValueNet,
+    default_samples,
     game_points,
     known_policy,
     play_ahead,
@@ -401,6 +402,17 @@ def test_a_net_with_a_lookahead(tmp_path: Any) -> None:
     for bad in ({"level": 0}, {"depth": 3}, [2, 12], {"max_moves": "12"}):
         with pytest.raises(ValueError, match="lookahead"):
             ValueNet(layers, np.zeros(d), np.ones(d), {"lookahead": bad})
+    # the samples per chance event a net asks for, the corrector's default with it
+    assert default_samples(plain) == 8 and default_samples(UniformValue()) == 8
+    many = ValueNet(layers, np.zeros(d), np.ones(d), {"options": game.options, "samples": 16})
+    assert default_samples(many) == 16
+    corr = ChanceCorrector(game, many, np.random.default_rng(0))
+    assert corr.deals is not None and len(corr.deals(game, np.random.default_rng(0))) == 16
+    assert len(ChanceCorrector(game, many, np.random.default_rng(0), samples=3).outcomes(
+        game, states[0], game.legal_actions(states[0])[0], np.random.default_rng(0))) == 3
+    for bad_samples in (0, 2.5, True, "16"):
+        with pytest.raises(ValueError, match="samples"):
+            ValueNet(layers, np.zeros(d), np.ones(d), {"samples": bad_samples})
 
 
 def test_value_for_falls_back_to_uniform() -> None:
