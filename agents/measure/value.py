@@ -205,7 +205,7 @@ class ValueNet:
         self.coefficients: dict[str, float] = dict(coefficients)
         ahead = self.meta.get("lookahead")
         if ahead is not None and not (isinstance(ahead, dict) and set(ahead) <= {"level", "max_moves"}
-                                      and all(isinstance(v, int) and v >= 1 for v in ahead.values())):
+                                      and all(type(v) is int and v >= 1 for v in ahead.values())):
             raise ValueError("a value net's meta lookahead is {'level': int, 'max_moves': int} (each >= 1), "
                              f"got {ahead!r}")
         samples = self.meta.get("samples")

@@ -177,18 +177,28 @@ def test_a_lookahead_in_a_real_game() -> None:
     rng = np.random.default_rng(4)
     state = game.new_state(rng)
     look: Lookahead[Any, Any] = Lookahead(UniformValue(), level=2)
-    choose = look.chooser(game)
+    heuristic = look.chooser(game)
+    calls = 0
+
+    def choose(g: Game[Any, Any], view: Any, legal: list[int]) -> int:
+        nonlocal calls
+        calls += 1
+        return heuristic(g, view, legal)
+
     moved = 0
 
     def check(turn: Turn) -> None:
-        nonlocal moved
+        nonlocal moved, calls
         before = game.to_json(turn.state)
+        calls = 0
         ahead = play_ahead(game, turn.state, choose, 12)
+        asked = calls
         assert game.to_json(turn.state) == before
         moved += ahead is not turn.state
         if not game.is_terminal(ahead) and not game.is_truncated(ahead):
-            nxt = choose(game, game.view(ahead, game.current_player(ahead)), game.legal_actions(ahead))
-            assert game.has_chance(ahead, nxt) or ahead is not turn.state
+            # it stopped before a move that may meet chance, or after its 12 moves
+            nxt = heuristic(game, game.view(ahead, game.current_player(ahead)), game.legal_actions(ahead))
+            assert game.has_chance(ahead, nxt) or asked == 12
 
     play(game, state, [make_agent("line_v0", "greedy", seed=s) for s in (1, 2)], rng, after_move=check)
     assert moved > 5  # the lookahead plays moves in most turns
@@ -399,7 +409,7 @@ def test_a_net_with_a_lookahead(tmp_path: Any) -> None:
         states.append(s)
     assert np.allclose(back(game, states), Lookahead(plain)(game, states))
     assert not np.allclose(back(game, states), plain(game, states))  # it reads other states
-    for bad in ({"level": 0}, {"depth": 3}, [2, 12], {"max_moves": "12"}):
+    for bad in ({"level": 0}, {"depth": 3}, [2, 12], {"max_moves": "12"}, {"level": True}):
         with pytest.raises(ValueError, match="lookahead"):
             ValueNet(layers, np.zeros(d), np.ones(d), {"lookahead": bad})
     # the samples per chance event a net asks for, the corrector's default with it
