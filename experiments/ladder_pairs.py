@@ -44,7 +44,7 @@ import cardenvs
 from agents.cli import HelpFormatter
 from agents.evaluation.estimate import Estimate, estimate
 from agents.evaluation.ray_backend import add_backend_arguments, backend_of
-from agents.evaluation.tournament import Match, points, run_matches
+from agents.evaluation.tournament import Match, full_rotations, points, run_matches
 from experiments.frozen import LEVEL as LEGACY
 from experiments.frozen import make_level
 from experiments.reporting import command_line, machine
@@ -80,7 +80,8 @@ def matches(env: str, lower: str, upper: str, players: int, games: int, seed: in
     for g in range(games):
         seats = [lower] * players
         seats[g % players] = upper
-        out.append(Match(env, tuple(seats), seed + g // players, control_variates=control_variates))
+        out.append(Match(env, tuple(seats), seed + g // players, control_variates=control_variates,
+                         deal_term=not full_rotations(g, players, games)))
     return out
 
 

@@ -24,7 +24,9 @@ its points, its reduced score its points minus its correction.  The table:
 * **ratio/deal+fresh**: the same with the deal's correction from fresh deals kept (what
   a match that does not know it is one of a rotation computes);
 * **eff. games**: games x ratio/deal, the plain duplicate games worth as much;
-* CPU ms per game plain and corrected, and their ratio.
+* CPU ms per game plain and corrected, and their ratio (*overhead*); *overhead,
+  duplicate* leaves out the deal's bracket, as the library's duplicate schedules do
+  (``Match.deal_term``: its fresh deals are drawn but not valued).
 
 Seeds: the reported tables deal from 0; tuning runs use ``--seed 5000000``; the value
 nets were trained on seeds from 10**7 up (``experiments/train_values.py``).
@@ -73,19 +75,21 @@ class Runs:
     deal_corr: list[float] = field(default_factory=list)
     t_plain: list[float] = field(default_factory=list)
     t_corr: list[float] = field(default_factory=list)
+    #: the CPU of the deal's bracket within ``t_corr`` (a duplicate schedule leaves it out)
+    t_deal: list[float] = field(default_factory=list)
 
 
 def play_one(env: str, seats: tuple[str, ...], mseed: int, spec: tuple[ValueFunction, int, int, bool] | None,
              rot: int = 0, agent_offset: int = 0, chance: np.random.Generator | None = None,
-             ) -> tuple[float, list[int], list[float], Any, ChanceCorrector | None]:
+             ) -> tuple[tuple[float, float], list[int], list[float], Any, ChanceCorrector | None]:
     """One game dealt as ``agents.evaluation.tournament.play_match`` deals it (rotation ``rot`` of
     the entrants), with a corrector if ``spec`` (value, samples, deal samples, policy
-    terms) is given: (CPU seconds, the moves, the rewards, the final state, the
-    corrector).  An entrant's agent seed goes with it, not with its seat, so that an
-    agent against itself plays different games on a deal.  For replays of the deal
-    (``experiments.variance_ceiling``): ``agent_offset`` is added to every agent seed, and
-    ``chance`` re-orders the unseen cards after the deal and draws the game's later
-    randomness."""
+    terms) is given: (CPU seconds of the game and of the deal's bracket in them, the moves,
+    the rewards, the final state, the corrector).  An entrant's agent seed goes with it,
+    not with its seat, so that an agent against itself plays different games on a deal.
+    For replays of the deal (``experiments.variance_ceiling``): ``agent_offset`` is added
+    to every agent seed, and ``chance`` re-orders the unseen cards after the deal and draws
+    the game's later randomness."""
     t0 = time.process_time()
     n = len(seats)
     game = cardenvs.game_class(env)(n)
@@ -98,11 +102,14 @@ def play_one(env: str, seats: tuple[str, ...], mseed: int, spec: tuple[ValueFunc
         rng = chance
     moves: list[int] = []
     corr = None
+    t_deal = 0.0
     if spec is not None:
         value, samples, deal_samples, policy_terms = spec
         policies = [known_policy(p) if policy_terms else None for p in players]
         corr = ChanceCorrector(game, value, match_chance_rng(mseed), samples, deal_samples, policies=policies)
+        t1 = time.process_time()
         corr.start(state)
+        t_deal = time.process_time() - t1
 
     def after(t: Any) -> None:
         if corr is not None:
@@ -110,7 +117,7 @@ def play_one(env: str, seats: tuple[str, ...], mseed: int, spec: tuple[ValueFunc
         moves.append(t.action)
 
     play(game, state, players, rng, on_move=None if corr is None else corr.on_move, after_move=after)
-    return time.process_time() - t0, moves, game.returns(state), state, corr
+    return (time.process_time() - t0, t_deal), moves, game.returns(state), state, corr
 
 
 def play_pair(env: str, a: str, b: str, deals: int, seed: int, value: ValueFunction, samples: int,
@@ -123,9 +130,9 @@ def play_pair(env: str, a: str, b: str, deals: int, seed: int, value: ValueFunct
         mseed = seed + d
         for rot in range(players):
             seats = tuple(a if i == rot else b for i in range(players))
-            tp, mp, rp, _, _ = play_one(env, seats, mseed, None, rot)
+            (tp, _), mp, rp, _, _ = play_one(env, seats, mseed, None, rot)
             spec = (value, samples, deal_samples, policy_terms)
-            tc, mc, rc, state, corr = play_one(env, seats, mseed, spec, rot)
+            (tc, td), mc, rc, state, corr = play_one(env, seats, mseed, spec, rot)
             if (mp, rp) != (mc, rc):
                 raise AssertionError(f"{env} {seats} seed {mseed}: the corrector changed the game")
             assert corr is not None
@@ -135,6 +142,7 @@ def play_pair(env: str, a: str, b: str, deals: int, seed: int, value: ValueFunct
             out.deal_corr.append(float(corr.deal_total[rot]))
             out.t_plain.append(tp)
             out.t_corr.append(tc)
+            out.t_deal.append(td)
     return out
 
 
@@ -160,7 +168,8 @@ def summary(r: Runs) -> dict[str, float]:
             "dup_plain": dm, "dup_plain_h": dh, "dup_red": em, "dup_red_h": eh, "ratio_deal": dv / ev,
             "ratio_deal_fresh": dv / fv,
             "eff": len(pts) * dv / ev, "ms_plain": 1000 * float(np.mean(r.t_plain)),
-            "ms_corr": 1000 * float(np.mean(r.t_corr))}
+            "ms_corr": 1000 * float(np.mean(r.t_corr)),
+            "ms_dup": 1000 * float(np.mean(r.t_corr) - np.mean(r.t_deal))}
 
 
 def load_value(spec: str, env: str, players: int = 2) -> ValueFunction:
@@ -198,8 +207,8 @@ def main(argv: list[str] | None = None) -> None:
           f"{samples} samples per chance event, {deals} fresh deals, value {args.value}\n")
     print("| game | pairing | games | plain [95%] | reduced [95%] | ratio/game | duplicate plain [95%] "
           "| duplicate reduced [95%] | ratio/deal | ratio/deal+fresh | eff. games | ms plain | ms corrected "
-          "| overhead | samples |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| overhead | overhead, duplicate | samples |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for env in args.envs.split(","):
         value = load_value(args.value, env, args.players)
         k = default_samples(value) if args.samples is None else args.samples
@@ -214,7 +223,8 @@ def main(argv: list[str] | None = None) -> None:
                   f"{s['dup_red']:.3f} ± {s['dup_red_h']:.3f} | "
                   f"{s['ratio_deal']:.2f} | {s['ratio_deal_fresh']:.2f} | {s['eff']:.0f} | "
                   f"{s['ms_plain']:.1f} | {s['ms_corr']:.1f} | "
-                  f"{s['ms_corr'] / s['ms_plain']:.1f}x | {k} |", flush=True)
+                  f"{s['ms_corr'] / s['ms_plain']:.1f}x | {s['ms_dup'] / s['ms_plain']:.1f}x | {k} |",
+                  flush=True)
 
 
 if __name__ == "__main__":

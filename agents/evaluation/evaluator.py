@@ -94,7 +94,7 @@ from ..players.ladder import playable_levels
 from ..types import JsonDict, S, V
 from .estimate import Estimate, estimate
 from .ray_backend import RayUnavailableError, add_backend_arguments, backend_of, check_backend
-from .tournament import Match, MatchResult, points, run_matches
+from .tournament import Match, MatchResult, full_rotations, points, run_matches
 
 if TYPE_CHECKING:
     import torch
@@ -557,7 +557,8 @@ def schedule(env_name: str, label: str, against: Sequence[str], games: int, play
 
     The policy's seat moves round the table (game ``g``: seat ``g % players``).  With
     ``duplicate`` game ``g`` deals ``seed + g // players``, so each deal is played under
-    every rotation; without, every game deals anew (``seed + g``).
+    every rotation (and, with ``control_variates``, leaves out the deal's correction, which
+    cancels over them); without, every game deals anew (``seed + g``).
     """
     opts = tuple(sorted(options.items()))
     out = []
@@ -566,7 +567,8 @@ def schedule(env_name: str, label: str, against: Sequence[str], games: int, play
         for level in against:
             seats = [level] * players
             seats[g % players] = label
-            out.append(Match(env_name, tuple(seats), deal, opts, control_variates=control_variates))
+            out.append(Match(env_name, tuple(seats), deal, opts, control_variates=control_variates,
+                             deal_term=not (duplicate and full_rotations(g, players, games))))
     return out
 
 

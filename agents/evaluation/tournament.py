@@ -52,6 +52,10 @@ class Match:
     #: also measure each seat's luck of the cards (:func:`agents.measure.play_corrected`);
     #: the game plays move for move as without it
     control_variates: bool = False
+    #: with ``control_variates``, also correct the luck of the deal itself; a schedule that
+    #: plays this deal under every rotation of the seats turns it off, since the deal's
+    #: corrections cancel over the rotations (:class:`agents.measure.ChanceCorrector`)
+    deal_term: bool = True
 
 
 @dataclass
@@ -97,13 +101,21 @@ def play_match(match: Match, make: Maker | None = None) -> MatchResult:
     if match.control_variates:
         from ..measure import match_chance_rng, play_corrected
 
-        played = play_corrected(game, state, players, rng, chance_rng=match_chance_rng(match.seed))
+        played = play_corrected(game, state, players, rng, chance_rng=match_chance_rng(match.seed),
+                                deal_term=match.deal_term)
         return MatchResult(match, played.rewards, played.steps, not game.is_terminal(state),
                            played.corrections)
     steps = play(game, state, players, rng)
     terminal = game.is_terminal(state)
     rewards = [float(r) for r in game.returns(state)] if terminal else [0.0] * len(match.seats)
     return MatchResult(match, rewards, steps, not terminal)
+
+
+def full_rotations(g: int, players: int, games: int) -> bool:
+    """Whether game ``g`` of a schedule that deals ``seed + g // players`` (game ``g`` in
+    rotation ``g % players``) belongs to a deal that all ``players`` rotations play: true
+    but for the last deal when ``games`` is not a whole number of deals."""
+    return (g // players + 1) * players <= games
 
 
 def schedule(env_name: str, levels: Sequence[str], players: int, games: int, seed: int = 0,

@@ -339,6 +339,38 @@ def test_the_match_is_the_same_and_the_corrections_repeat(env: str) -> None:
     assert abs(sum(a.corrections)) < 1e-9  # V sums to 1 over the seats: so do the corrections
 
 
+@pytest.mark.parametrize(("env", "players"), [("rummy432_v0", 2), ("line_v0", 3)])
+def test_the_deals_bracket_cancels_over_the_rotations(env: str, players: int) -> None:
+    """``deal_term=False`` (what duplicate schedules ask for) changes no deal's mean
+    correction over its rotations, though each game's own deal bracket is far from 0."""
+    for deal in (3, 4):
+        with_deal: list[float] = []
+        without: list[float] = []
+        for rot in range(players):
+            seats = ["random"] * players
+            seats[rot] = "greedy"
+            for term, out in ((True, with_deal), (False, without)):
+                res = play_match(Match(env, tuple(seats), deal, control_variates=True, deal_term=term))
+                assert res.corrections is not None
+                out.append(res.corrections[rot])
+        differences = np.array(with_deal) - np.array(without)  # each game's deal bracket
+        assert np.abs(differences).max() > 1e-3
+        assert abs(sum(with_deal) - sum(without)) < 1e-9
+
+
+def test_duplicate_schedules_leave_the_deals_bracket_out() -> None:
+    from agents.evaluation.evaluator import schedule as eval_schedule
+    from agents.evaluation.tournament import full_rotations
+    from experiments.ladder_pairs import matches
+
+    assert [full_rotations(g, 2, 5) for g in range(5)] == [True] * 4 + [False]
+    pairs = matches("line_v0", "greedy", "planner", 2, 5, 0, True)
+    assert [m.deal_term for m in pairs] == [False] * 4 + [True]
+    dup = eval_schedule("line_v0", "me", ["greedy"], 4, 2, 0, {}, duplicate=True, control_variates=True)
+    fresh = eval_schedule("line_v0", "me", ["greedy"], 4, 2, 0, {}, duplicate=False, control_variates=True)
+    assert [m.deal_term for m in dup] == [False] * 4 and [m.deal_term for m in fresh] == [True] * 4
+
+
 def test_the_derived_generator_leaves_the_games_untouched() -> None:
     game = cardenvs.game_class("rummy432_v0")(2)
     rng = np.random.default_rng(5)

@@ -42,6 +42,7 @@ def test_each_deal_is_played_in_every_rotation_and_its_deal_corrections_cancel(p
     # the same cards in every rotation and values summing to 1: the rotations' parts cancel
     np.testing.assert_allclose(deal_corr.sum(axis=1), 0.0, atol=1e-9)
     assert all(0.0 <= p <= 1.0 for p in runs.points)
+    assert all(0.0 < d < c for d, c in zip(runs.t_deal, runs.t_corr))  # the deal's bracket is timed apart
 
 
 def test_the_uniform_value_corrects_only_the_last_chance_event_at_three_seats() -> None:
