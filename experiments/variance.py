@@ -55,6 +55,7 @@ from agents.measure import (
     ValueFunction,
     ValueNet,
     default_samples,
+    default_stratified,
     game_points,
     known_policy,
     match_chance_rng,
@@ -81,6 +82,7 @@ class Runs:
 
 def play_one(env: str, seats: tuple[str, ...], mseed: int, spec: tuple[ValueFunction, int, int, bool] | None,
              rot: int = 0, agent_offset: int = 0, chance: np.random.Generator | None = None,
+             stratified: bool | None = None,
              ) -> tuple[tuple[float, float], list[int], list[float], Any, ChanceCorrector | None]:
     """One game dealt as ``agents.evaluation.tournament.play_match`` deals it (rotation ``rot`` of
     the entrants), with a corrector if ``spec`` (value, samples, deal samples, policy
@@ -89,7 +91,8 @@ def play_one(env: str, seats: tuple[str, ...], mseed: int, spec: tuple[ValueFunc
     not with its seat, so that an agent against itself plays different games on a deal.
     For replays of the deal (``experiments.variance_ceiling``): ``agent_offset`` is added
     to every agent seed, and ``chance`` re-orders the unseen cards after the deal and draws
-    the game's later randomness."""
+    the game's later randomness.  ``stratified``: the corrector's redraws (default the
+    value's own, ``agents.measure.default_stratified``)."""
     t0 = time.process_time()
     n = len(seats)
     game = cardenvs.game_class(env)(n)
@@ -106,7 +109,8 @@ def play_one(env: str, seats: tuple[str, ...], mseed: int, spec: tuple[ValueFunc
     if spec is not None:
         value, samples, deal_samples, policy_terms = spec
         policies = [known_policy(p) if policy_terms else None for p in players]
-        corr = ChanceCorrector(game, value, match_chance_rng(mseed), samples, deal_samples, policies=policies)
+        corr = ChanceCorrector(game, value, match_chance_rng(mseed), samples, deal_samples, policies=policies,
+                               stratified=stratified)
         t1 = time.process_time()
         corr.start(state)
         t_deal = time.process_time() - t1
@@ -121,7 +125,8 @@ def play_one(env: str, seats: tuple[str, ...], mseed: int, spec: tuple[ValueFunc
 
 
 def play_pair(env: str, a: str, b: str, deals: int, seed: int, value: ValueFunction, samples: int,
-              deal_samples: int, policy_terms: bool = False, players: int = 2) -> Runs:
+              deal_samples: int, policy_terms: bool = False, players: int = 2,
+              stratified: bool | None = None) -> Runs:
     """Play every deal under its ``players`` rotations (``a`` in seat ``rot``, ``b`` in the
     others), plainly and corrected."""
     game = cardenvs.game_class(env)(players)
@@ -132,7 +137,7 @@ def play_pair(env: str, a: str, b: str, deals: int, seed: int, value: ValueFunct
             seats = tuple(a if i == rot else b for i in range(players))
             (tp, _), mp, rp, _, _ = play_one(env, seats, mseed, None, rot)
             spec = (value, samples, deal_samples, policy_terms)
-            (tc, td), mc, rc, state, corr = play_one(env, seats, mseed, spec, rot)
+            (tc, td), mc, rc, state, corr = play_one(env, seats, mseed, spec, rot, stratified=stratified)
             if (mp, rp) != (mc, rc):
                 raise AssertionError(f"{env} {seats} seed {mseed}: the corrector changed the game")
             assert corr is not None
@@ -194,6 +199,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--deal-samples", type=int, default=None, help="fresh deals for the deal's correction")
     ap.add_argument("--policy-terms", action="store_true",
                     help="also correct the known agents' random choices (off, as in play_corrected)")
+    ap.add_argument("--redraws", choices=("own", "independent", "stratified"), default="own",
+                    help="the chance events' redraws: the value's own (agents.measure.default_stratified; "
+                         "no shipped net stratifies), independent, or rotations of one shuffle")
     ap.add_argument("--value", default="default",
                     help="default (shipped nets), uniform, or a path ({env} is replaced)")
     args = ap.parse_args(argv)
@@ -212,18 +220,20 @@ def main(argv: list[str] | None = None) -> None:
     for env in args.envs.split(","):
         value = load_value(args.value, env, args.players)
         k = default_samples(value) if args.samples is None else args.samples
+        strat = default_stratified(value) if args.redraws == "own" else args.redraws == "stratified"
         deal_samples = k if args.deal_samples is None else args.deal_samples
+        kind = " stratified" if strat else ""
         for pair in args.pairs.split(","):
             a, b = pair.split(":")
             s = summary(play_pair(env, a, b, args.games // args.players, args.seed, value, k,
-                                  deal_samples, args.policy_terms, args.players))
+                                  deal_samples, args.policy_terms, args.players, strat))
             print(f"| {env} | {a} vs {b} | {s['games']} | {s['plain']:.3f} ± {s['plain_h']:.3f} | "
                   f"{s['red']:.3f} ± {s['red_h']:.3f} | {s['ratio_game']:.2f} | "
                   f"{s['dup_plain']:.3f} ± {s['dup_plain_h']:.3f} | "
                   f"{s['dup_red']:.3f} ± {s['dup_red_h']:.3f} | "
                   f"{s['ratio_deal']:.2f} | {s['ratio_deal_fresh']:.2f} | {s['eff']:.0f} | "
                   f"{s['ms_plain']:.1f} | {s['ms_corr']:.1f} | "
-                  f"{s['ms_corr'] / s['ms_plain']:.1f}x | {s['ms_dup'] / s['ms_plain']:.1f}x | {k} |",
+                  f"{s['ms_corr'] / s['ms_plain']:.1f}x | {s['ms_dup'] / s['ms_plain']:.1f}x | {k}{kind} |",
                   flush=True)
 
 

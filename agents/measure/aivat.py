@@ -23,7 +23,9 @@ The chance events and how their expectations are estimated:
   applied with the corrector's own ``rng`` (for what ``apply`` draws: reshuffles and
   deals).  A mean of independent samples is itself an unbiased estimate of the
   expectation, so the estimator stays unbiased (the samples add a little variance of
-  their own: more samples, less of it).  ``has_chance`` is decided from the state and
+  their own: more samples, less of it; *stratified*, the samples are rotations of one
+  shuffle, each distributed as an independent redraw but with different cards on top,
+  and the noise is smaller still).  ``has_chance`` is decided from the state and
   the action before the outcome, so skipping the other steps (whose bracket would be
   exactly 0) biases nothing.
 * **The deal**: ``V_p(first state) - mean of V_p over deal_samples fresh deals``
@@ -57,7 +59,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from typing import Generic, NamedTuple
+from typing import Generic, NamedTuple, cast
 
 import numpy as np
 
@@ -112,16 +114,60 @@ def known_policy(player: object) -> Policy | None:
     return None
 
 
-def sampled_outcomes(samples: int) -> Outcomes:
-    """Outcomes of a step: ``samples`` independent redraws of the unseen cards, each
-    followed by the action (applied with the corrector's ``rng``), equally weighted."""
+class _Rotation:
+    """The generator one stratified sample redraws its unseen cards with: its
+    ``permutation(n)`` is the event's shared shuffle of ``n`` (drawn once, with a random
+    start) rotated by this sample's offset, ``start + floor(k * n / samples)``; any other
+    draw is the corrector's generator's own.
+
+    A rotation of a uniform shuffle is a uniform shuffle, so each sample alone is
+    distributed as an independent redraw (the mean of ``V`` over them stays unbiased);
+    together the samples put ``samples`` different cards on top of the pile (every card
+    equally often once there are as many samples as cards), so a draw's expectation is
+    estimated with less noise than by independent redraws."""
+
+    def __init__(self, rng: np.random.Generator, shuffles: list[tuple[np.ndarray, int]], k: int,
+                 samples: int) -> None:
+        self._rng, self._shuffles, self._k, self._samples = rng, shuffles, k, samples
+        self._calls = 0
+
+    def permutation(self, x: int | np.ndarray) -> np.ndarray:
+        """This sample's rotation of the event's ``i``-th shuffle (``i``: the calls so far);
+        an array ``x`` is returned re-ordered by the rotation of ``len(x)``."""
+        if not isinstance(x, (int, np.integer)):
+            arr = np.asarray(x)
+            return arr[self.permutation(len(arr))]
+        n, i = int(x), self._calls
+        self._calls += 1
+        if i == len(self._shuffles):
+            self._shuffles.append((self._rng.permutation(n), int(self._rng.integers(n)) if n > 1 else 0))
+        base, start = self._shuffles[i]
+        if len(base) != n:  # a redraw unlike the first sample's: an independent shuffle
+            return self._rng.permutation(n)
+        if n <= 1:
+            return base
+        return np.roll(base, -((start + self._k * n // self._samples) % n))
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._rng, name)
+
+
+def sampled_outcomes(samples: int, stratified: bool = False) -> Outcomes:
+    """Outcomes of a step: ``samples`` redraws of the unseen cards, each followed by the
+    action (applied with the corrector's ``rng``), equally weighted.  The redraws are
+    independent, or with ``stratified`` rotations of one shuffle (:class:`_Rotation`: the
+    same distribution for each, different cards on top across them; it stratifies what a
+    game re-orders through :func:`~cardenvs.core.game.shuffle_unseen`, as every shipped
+    game does, and leaves any other draw independent)."""
 
     def outcomes(game: Game[S, V], state: S, action: int,
                  rng: np.random.Generator) -> list[tuple[float, S]]:
         out = []
-        for _ in range(samples):
+        shuffles: list[tuple[np.ndarray, int]] = []
+        for k in range(samples):
             t = game.clone(state)
-            game.redraw_unseen(t, rng)
+            redraw = cast(np.random.Generator, _Rotation(rng, shuffles, k, samples)) if stratified else rng
+            game.redraw_unseen(t, redraw)
             game.apply(t, action, rng)
             out.append((1.0 / samples, t))
         return out
@@ -148,6 +194,13 @@ def default_samples(value: object) -> int:
     else :data:`SAMPLES`."""
     own = getattr(value, "samples", None)
     return own if isinstance(own, int) and own >= 1 else SAMPLES
+
+
+def default_stratified(value: object) -> bool:
+    """Whether to stratify the redraws with ``value`` (:func:`sampled_outcomes`): its own
+    ``stratified`` (a value net's ``meta["stratified"]``, chosen with it on the tuning
+    deals) if it has one, else independent redraws."""
+    return getattr(value, "stratified", None) is True
 
 
 def derived_rng(rng: np.random.Generator | None) -> np.random.Generator:
@@ -180,6 +233,8 @@ class ChanceCorrector(Generic[S, V]):
     draws its moves where known (:func:`known_policy`), for the policy terms.
     ``deal_term=False``: draw the fresh deals but add no deal's bracket (for a deal played
     under every rotation of the seats, where the brackets cancel; see the module docstring).
+    ``stratified``: the chance events' redraws are rotations of one shuffle rather than
+    independent (:func:`sampled_outcomes`; default :func:`default_stratified` of ``value``).
 
     The three kinds of bracket (``"deal"``, ``"chance"``, ``"policy"``) are summed raw in
     :attr:`parts` and into :attr:`total` each times its coefficient (``coefficients``,
@@ -193,7 +248,8 @@ class ChanceCorrector(Generic[S, V]):
                  samples: int | None = None, deal_samples: int | None = None,
                  outcomes: Outcomes[S, V] | None = None, deals: Deals[S, V] | None = None,
                  policies: Sequence[Policy[S, V] | None] | None = None,
-                 coefficients: Mapping[str, float] | None = None, deal_term: bool = True) -> None:
+                 coefficients: Mapping[str, float] | None = None, deal_term: bool = True,
+                 stratified: bool | None = None) -> None:
         samples = default_samples(value) if samples is None else samples
         if samples < 1:
             raise ValueError(f"samples must be at least 1, got {samples}")
@@ -201,7 +257,11 @@ class ChanceCorrector(Generic[S, V]):
         self.game, self.value, self.rng = game, value, rng
         #: whether :meth:`start` adds the deal's bracket (else it only draws the fresh deals)
         self.deal_term = deal_term
-        self.outcomes = outcomes or sampled_outcomes(samples)
+        if stratified is None:
+            stratified = default_stratified(value)
+        #: whether the chance events' redraws are stratified (rotations of one shuffle)
+        self.stratified = stratified
+        self.outcomes = outcomes or sampled_outcomes(samples, stratified)
         self.deals = deals if deals is not None else sampled_deals(deal_samples) if deal_samples else None
         if coefficients is None:
             coefficients = getattr(value, "coefficients", None) or {}
@@ -296,7 +356,8 @@ def play_corrected(game: Game[S, V], state: S, players: Sequence[Player | None] 
                    samples: int | None = None, *, deal_samples: int | None = None,
                    chance_rng: np.random.Generator | int | None = None, policy_terms: bool = False,
                    on_move: Hook | None = None, after_move: Hook | None = None,
-                   max_moves: int | None = None, deal_term: bool = True) -> CorrectedGame:
+                   max_moves: int | None = None, deal_term: bool = True,
+                   stratified: bool | None = None) -> CorrectedGame:
     """Play ``state`` (just dealt) to the end as :func:`~cardenvs.core.loop.play` would, and
     each seat's chance corrections with it.
 
@@ -312,6 +373,8 @@ def play_corrected(game: Game[S, V], state: S, players: Sequence[Player | None] 
     ladder's agents look alike to the value nets) and cost time.
     ``deal_term=False``: leave the deal's bracket out but draw its fresh deals (for a deal
     played under every rotation of the seats: see the module docstring).
+    ``stratified``: rotations of one shuffle as the redraws (default the value's own,
+    :func:`default_stratified`).
     ``on_move``/``after_move``: the caller's own hooks, called after the corrector's.
     """
     if value is None:
@@ -326,7 +389,7 @@ def play_corrected(game: Game[S, V], state: S, players: Sequence[Player | None] 
     seats = [players[p] for p in range(n)] if policy_terms else [None] * n
     corr = ChanceCorrector(game, value, crng, samples, deal_samples,
                            policies=[None if pl is None else known_policy(pl) for pl in seats],
-                           deal_term=deal_term)
+                           deal_term=deal_term, stratified=stratified)
     corr.start(state)
 
     def before(turn: Turn) -> None:

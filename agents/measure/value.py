@@ -185,7 +185,8 @@ class ValueNet:
     shifted and scaled by ``shift``/``scale``.  Finished states get their points.  With
     ``meta["lookahead"]`` (``{"level": 2, "max_moves": 12}``) the net values each state
     played ahead (:class:`Lookahead`), as its coefficients were fitted; ``meta["samples"]``
-    is how many outcomes per chance event the corrector samples with it by default.
+    is how many outcomes per chance event the corrector samples with it by default, and
+    ``meta["stratified"]`` (``true``) whether it stratifies them (rotations of one shuffle).
     """
 
     def __init__(self, layers: Sequence[tuple[np.ndarray, np.ndarray]], shift: np.ndarray,
@@ -214,6 +215,12 @@ class ValueNet:
         #: outcomes to sample per chance event with this net (``meta["samples"]``; ``None``:
         #: the corrector's default, 8)
         self.samples: int | None = samples
+        stratified = self.meta.get("stratified")
+        if stratified is not None and not isinstance(stratified, bool):
+            raise ValueError(f"a value net's meta stratified is true or false, got {stratified!r}")
+        #: whether the corrector stratifies its redraws with this net (``meta["stratified"]``;
+        #: ``None``: the corrector's default, independent redraws)
+        self.stratified: bool | None = stratified
         #: the lookahead the net reads its states through (``None``: the states themselves)
         self.lookahead: Lookahead[Any, Any] | None = None if ahead is None else Lookahead(self._raw, **ahead)
 

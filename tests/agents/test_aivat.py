@@ -4,7 +4,9 @@
   every draw and every choice of known-random players, with the exact expectations, the
   mean correction is 0 (to rounding) for an arbitrary value function, with and without
   the players' policy terms; a wrong chance model is caught; the sampled corrector's
-  mean is 0 within its interval;
+  mean is 0 within its interval, with independent and with stratified redraws (each of
+  which is, exactly, a uniform shuffle; as many as the pile's cards give the exact
+  expectation);
 * (b) an agent against a copy of itself in every game at 2 players: the reduced score's
   95% interval holds 0.5 and seat 0's mean correction's holds 0;
 * (c) slow: plain and reduced scores agree over 5,000 greedy-vs-random games;
@@ -18,6 +20,7 @@ from __future__ import annotations
 import copy
 import functools
 import hashlib
+import itertools
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -34,12 +37,14 @@ from agents.measure import (
     UniformValue,
     ValueNet,
     default_samples,
+    default_stratified,
     game_points,
     known_policy,
     play_ahead,
     play_corrected,
     value_for,
 )
+from agents.measure.aivat import _Rotation, sampled_outcomes
 from agents.measure.value import value_inputs
 from agents.players.base import RandomAgent
 from agents.players.heuristic import HeuristicAgent
@@ -215,18 +220,118 @@ def test_a_wrong_chance_model_is_caught() -> None:
     assert np.abs(mean).max() > 1e-3
 
 
-def test_sampled_corrections_average_zero() -> None:
+class EnumeratedRng:
+    """The corrector's generator in :func:`test_each_stratified_redraw_is_a_uniform_shuffle`:
+    its one shuffle and its start are the enumeration's branch."""
+
+    def __init__(self, base: Sequence[int], start: int) -> None:
+        self.base, self.start = np.array(base), start
+
+    def permutation(self, n: int) -> np.ndarray:
+        assert n == len(self.base)
+        return self.base.copy()
+
+    def integers(self, high: int) -> int:
+        assert 0 <= self.start < high
+        return self.start
+
+
+@pytest.mark.parametrize("samples", [1, 3, 4, 8])
+def test_each_stratified_redraw_is_a_uniform_shuffle(samples: int) -> None:
+    """Over every shuffle and start (exactly), sample k's order of a 4-card pile is each of
+    the 24 orders equally often (so each sample's V has the true expectation); within one
+    event the samples put different cards on top, each card equally often at 4 or 8."""
+    m = 4
+    for k in range(samples):
+        seen: dict[tuple[int, ...], int] = {}
+        for base in itertools.permutations(range(m)):
+            for start in range(m):
+                perm = _Rotation(EnumeratedRng(base, start), [], k, samples).permutation(m)  # type: ignore[arg-type]
+                seen[tuple(perm.tolist())] = seen.get(tuple(perm.tolist()), 0) + 1
+        assert len(seen) == 24 and set(seen.values()) == {m}
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        shuffles: list[tuple[np.ndarray, int]] = []
+        tops = [int(_Rotation(rng, shuffles, k, samples).permutation(m)[-1]) for k in range(samples)]
+        counts = np.bincount(tops, minlength=m)
+        if samples <= m:
+            assert counts.max() == 1  # no card twice on top
+        else:
+            assert set(counts.tolist()) == {samples // m}
+        assert len(shuffles) == 1  # one shuffle per event, shared by its samples
+
+
+def hands_value(game: Game[Any, Any], states: Sequence[Any]) -> np.ndarray:
+    """A value of the hands alone (not the pile's order): after a draw, of the drawn card."""
+    out = []
+    for s in states:
+        e = np.exp(np.array(s.hands, float))
+        out.append(e / e.sum())
+    return np.array(out)
+
+
+def test_as_many_stratified_samples_as_cards_give_the_exact_expectation() -> None:
+    """With one sample per pile card, the stratified mean of a value of the drawn card is its
+    exact expectation (every card once on top), every time; independent samples miss it."""
+    game = HighCardGame(2)
+    state = game.new_state(np.random.default_rng(5))
+    truth = exact_outcomes(game, state, 1, np.random.default_rng(0))
+    exact = sum(w * hands_value(game, [t])[0] for w, t in truth)
+    rng = np.random.default_rng(6)
+    for stratified, close in ((True, True), (False, False)):
+        means = [sum(w * hands_value(game, [t])[0] for w, t in
+                     sampled_outcomes(len(state.pile), stratified)(game, state, 1, rng)) for _ in range(30)]
+        hit = [np.allclose(m, exact, atol=1e-12) for m in means]
+        assert all(hit) if close else not all(hit)
+    assert state.pile == game.new_state(np.random.default_rng(5)).pile  # the state itself is untouched
+
+
+@pytest.mark.parametrize("stratified", [False, True])
+def test_sampled_corrections_average_zero_either_way(stratified: bool) -> None:
     game = HighCardGame(2)
     rng = np.random.default_rng(1)
     corr = []
-    for g in range(4000):
+    for g in range(3000):
         state = game.new_state(rng)
         done = play_corrected(game, state, [ToyPlayer(2 * g), ToyPlayer(2 * g + 1)], rng, arbitrary_value,
-                              samples=2, chance_rng=g)
+                              samples=2, chance_rng=g, stratified=stratified)
         corr.append(done.corrections[0])
     x = np.array(corr)
     assert x.std() > 0.05
     assert abs(x.mean()) < 4 * x.std() / math.sqrt(len(x))
+
+
+def test_a_nets_stratified_setting(tmp_path: Any) -> None:
+    game = cardenvs.game_class("rummy432_v0")(2)
+    d = game.observation_size()
+    layers = [(np.zeros((d, 1)), np.zeros(1))]
+    net = ValueNet(layers, np.zeros(d), np.ones(d), {"stratified": True, "samples": 3})
+    net.save(tmp_path / "v.npz")
+    back = ValueNet.load(tmp_path / "v.npz")
+    assert back.stratified is True and default_stratified(back)
+    corr = ChanceCorrector(game, back, np.random.default_rng(0))
+    assert corr.stratified
+    assert not ChanceCorrector(game, back, np.random.default_rng(0), stratified=False).stratified
+    assert not default_stratified(ValueNet(layers, np.zeros(d), np.ones(d)))
+    assert not default_stratified(UniformValue())
+    for bad in ("yes", 1):
+        with pytest.raises(ValueError, match="meta stratified is true or false"):
+            ValueNet(layers, np.zeros(d), np.ones(d), {"stratified": bad})
+
+
+def test_stratified_redraws_leave_the_game_as_it_plays() -> None:
+    game = cardenvs.game_class("line_v0")(2)
+    outs = []
+    for stratified in (None, True):
+        rng = np.random.default_rng(11)
+        state = game.new_state(rng)
+        moves: list[int] = []
+        done = play_corrected(game, state, [make_agent("line_v0", "greedy", seed=s) for s in (1, 2)], rng,
+                              samples=4, chance_rng=7, stratified=stratified,
+                              after_move=functools.partial(_record, moves))
+        outs.append((moves, done.rewards, done.corrections))
+    assert outs[0][:2] == outs[1][:2]  # the same game, move for move
+    assert outs[0][2] != outs[1][2]  # other samples, other corrections
 
 
 # ------------------------------------------------------------- (b) an agent against itself

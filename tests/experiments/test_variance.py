@@ -61,6 +61,18 @@ def test_the_study_prints_a_row_per_pairing_at_three_seats(capsys: pytest.Captur
         variance.main(["--players", "6"])
 
 
+def test_the_study_stratifies_the_redraws_when_asked(capsys: pytest.CaptureFixture[str]) -> None:
+    base = ["--envs", "rummy432_v0", "--pairs", "greedy:random", "--games", "2", "--samples", "2",
+            "--seed", "5000000"]
+    rows = []
+    for redraws in ("own", "stratified"):
+        variance.main([*base, "--redraws", redraws])
+        rows += [r for r in capsys.readouterr().out.splitlines() if r.startswith("| rummy432_v0")]
+    assert rows[0].endswith("| 2 |") and rows[1].endswith("| 2 stratified |")
+    # the same games (plain columns alike), other samples
+    assert rows[0].split("|")[4] == rows[1].split("|")[4]
+
+
 def test_the_ceiling_holds_the_cards_and_varies_the_agents_or_the_chance() -> None:
     score = variance_ceiling.duplicate_score
     for vary in variance_ceiling.VARY:  # reseed 0 is the same game either way, and replays exactly
