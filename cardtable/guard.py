@@ -38,9 +38,14 @@ from .addresses import Defences, address_key, client_host, is_trusted
 
 log = logging.getLogger("cardtable")
 
-#: connections uvicorn lets wait in the kernel's queue to be accepted; the server accepts
-#: them all at once before it can close any, so they count against the open files
-BACKLOG = 128
+#: connections uvicorn lets wait in the kernel's queue to be accepted; asyncio accepts up
+#: to this many in one go, and a refused one is closed only a few loop turns later
+BACKLOG = 64
+#: accept bursts that can be open before the first one's refusals are closed (accept, the
+#: transport's task, connection_made, the close: a fast client fills the queue each turn);
+#: with one burst reserved, a flood of half-sent requests on a loaded machine still ran
+#: the server out of open files
+BURSTS_IN_FLIGHT = 4
 #: open files kept for the server's own use (its file, the workers' pipes, imports)
 FILE_RESERVE = 64
 #: the largest request head (request line and headers) h11 reads
@@ -52,11 +57,11 @@ TIMED_OUT = b"HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\nconnection: c
 
 def open_files_cap() -> int:
     """Connections open at once in all: the process's open-file limit, less what the
-    server needs itself and the accept queue."""
+    server needs itself and the accept bursts in flight."""
     soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft == resource.RLIM_INFINITY:
         soft = 65536
-    return max(8, soft - FILE_RESERVE - BACKLOG)
+    return max(8, soft - FILE_RESERVE - BURSTS_IN_FLIGHT * BACKLOG)
 
 
 class Connections:
