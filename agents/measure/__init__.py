@@ -17,6 +17,7 @@ from .aivat import (
     known_policy,
     match_chance_rng,
     play_corrected,
+    reads_views,
     sampled_deals,
     sampled_outcomes,
 )
@@ -49,6 +50,7 @@ __all__ = [
     "heuristic_chooser",
     "play_ahead",
     "play_corrected",
+    "reads_views",
     "sampled_deals",
     "sampled_outcomes",
     "value_for",

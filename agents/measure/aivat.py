@@ -49,6 +49,11 @@ Each kind of bracket (deal, chance, policy) enters the correction times a coeffi
 fixed in advance (the value net's ``meta["coefficients"]``, fitted on tuning seeds apart
 from every evaluation's; 1 without): a constant times a zero-mean term is zero-mean.
 
+Outcomes alike in every seat's View (two redraws that put the same card on top differ
+only in the face-down order) are valued once when the value says it reads nothing else
+(:func:`reads_views`: the shipped nets and their lookahead): the same corrections, up to
+float32 rounding, for about 30% fewer values in Line.
+
 The corrector has its own ``rng``, separate from the game's: the game plays move for move
 as it would without it (the players see nothing of it), and the corrections are
 reproducible for a seed.  A value net's small matrix products run fastest on one BLAS
@@ -203,6 +208,16 @@ def default_stratified(value: object) -> bool:
     return getattr(value, "stratified", None) is True
 
 
+def reads_views(value: object) -> bool:
+    """Whether ``value`` reads a state only through every seat's View, so that two states
+    alike in all of them (the same encoded observations, :meth:`Game.observe`, which
+    :meth:`Game.decode` inverts) get the same values: its ``reads_views`` attribute (true
+    for :class:`~agents.measure.ValueNet`, its :class:`~agents.measure.Lookahead` and
+    :class:`~agents.measure.UniformValue`; a value of one's own that reads the face-down
+    order, say, must leave it unset)."""
+    return getattr(value, "reads_views", False) is True
+
+
 def derived_rng(rng: np.random.Generator | None) -> np.random.Generator:
     """A generator for the corrector seeded from ``rng``'s state, which it leaves untouched
     (so the game's own draws stay as they were); unseeded when ``rng`` is ``None``."""
@@ -274,6 +289,8 @@ class ChanceCorrector(Generic[S, V]):
         self.parts = {k: np.zeros(n) for k in KINDS}
         #: brackets added (the deal included)
         self.events = 0
+        #: distinct states valued by a value that reads only Views (:func:`reads_views`)
+        self.valued = 0
         self.policies = list(policies) if policies is not None else [None] * n
         self._before: S | None = None
         self._support: list[tuple[int, float]] = []
@@ -288,9 +305,30 @@ class ChanceCorrector(Generic[S, V]):
         """The deal's part of :attr:`total` (weighted)."""
         return self.coefficients["deal"] * self.parts["deal"]
 
+    def _values(self, states: list[S]) -> np.ndarray:
+        """``V`` of ``states`` in one batch; with a value that reads the states only through
+        the seats' Views (:func:`reads_views`), each distinct set of Views is valued once
+        (outcomes that drew the same card differ only in the face-down order)."""
+        if not reads_views(self.value):
+            return self.value(self.game, states)
+        game, n = self.game, self.game.num_players
+        index: dict[bytes, int] = {}
+        unique: list[S] = []
+        rows = []
+        for s in states:
+            key = b"".join(np.ascontiguousarray(game.observe(s, p)).tobytes() for p in range(n))
+            i = index.setdefault(key, len(unique))
+            if i == len(unique):
+                unique.append(s)
+            rows.append(i)
+        self.valued += len(unique)
+        if len(unique) == len(states):
+            return self.value(game, states)
+        return self.value(game, unique)[rows]
+
     def _add(self, kind: str, actual: S, outcomes: Sequence[tuple[float, S]]) -> None:
         """Add the bracket ``V(actual) - sum of weight * V(outcome)`` (one batch of ``V``)."""
-        vals = self.value(self.game, [actual, *(s for _, s in outcomes)])
+        vals = self._values([actual, *(s for _, s in outcomes)])
         weights = np.array([w for w, _ in outcomes])
         term = vals[0] - weights @ vals[1:]
         self.parts[kind] += term

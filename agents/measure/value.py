@@ -74,6 +74,8 @@ class UniformValue:
     """Every seat ``1/n`` while the game runs, the points at its end."""
 
     name = "uniform"
+    #: reads nothing of a state but whether it is over (:func:`agents.measure.reads_views`)
+    reads_views = True
 
     def __call__(self, game: Game[S, V], states: Sequence[S]) -> np.ndarray:
         """``1/n`` per seat, or the points of a finished game."""
@@ -159,6 +161,9 @@ class Lookahead(Generic[S, V]):
         self._choose = choose
         self._choosers: dict[str, Chooser[S, V]] = {}
         self.name = f"lookahead({getattr(value, 'name', 'value')})"
+        #: as ``value``'s: the fixed player sees only the mover's View, and the moves it plays
+        #: meet no chance (:func:`agents.measure.reads_views`)
+        self.reads_views: bool = getattr(value, "reads_views", False) is True
         #: the value's own (see :class:`agents.measure.ChanceCorrector`)
         self.coefficients: dict[str, float] = dict(getattr(value, "coefficients", None) or {})
 
@@ -196,6 +201,10 @@ class ValueNet:
         self.scale = np.asarray(scale, np.float32)
         self.meta: JsonDict = dict(meta or {})
         self.name = str(self.meta.get("name", "value-net"))
+        #: the inputs are the seats' observations and the knowledge's ``evaluate``, which in
+        #: every shipped game reads what some seat sees and the face-down cards as a set,
+        #: never their order (:func:`agents.measure.reads_views`)
+        self.reads_views = True
         features = self.meta.get("features", ("flat",))
         coefficients = self.meta.get("coefficients", {})
         if not isinstance(features, (list, tuple)) or not isinstance(coefficients, dict):

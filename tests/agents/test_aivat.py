@@ -40,8 +40,10 @@ from agents.measure import (
     default_stratified,
     game_points,
     known_policy,
+    match_chance_rng,
     play_ahead,
     play_corrected,
+    reads_views,
     value_for,
 )
 from agents.measure.aivat import _Rotation, sampled_outcomes
@@ -442,6 +444,52 @@ def test_the_match_is_the_same_and_the_corrections_repeat(env: str) -> None:
     assert (a.rewards, a.steps) == (plain.rewards, plain.steps)
     assert a.corrections == b.corrections and a.corrections is not None
     assert abs(sum(a.corrections)) < 1e-9  # V sums to 1 over the seats: so do the corrections
+
+
+class _Hidden:
+    """A value as ``value`` is, but not saying it reads only Views (so nothing is shared)."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+        self.calls = 0
+
+    def __call__(self, game: Game[Any, Any], states: Sequence[Any]) -> np.ndarray:
+        self.calls += len(states)
+        return self.value(game, states)
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "reads_views":
+            raise AttributeError(name)
+        return getattr(self.value, name)
+
+
+@pytest.mark.parametrize(("env", "players"), [("line_v0", 2), ("lineit_v0", 2), ("rummy432_v0", 2),
+                                              ("line_v0", 3), ("rummy432_v0", 4)])
+def test_outcomes_alike_in_every_view_are_valued_once(env: str, players: int) -> None:
+    """A value that reads states only through the Views (the shipped nets, the lookahead)
+    is asked once per distinct set of Views: the corrections are what valuing every outcome
+    gives (to float32 rounding), with fewer states valued."""
+    game = cardenvs.game_class(env)(players)
+    net = value_for(game)
+    assert reads_views(net) and not reads_views(_Hidden(net)) and not reads_views(arbitrary_value)
+    shared = everyone = 0
+    for seed in (5, 6):
+        totals = []
+        for value in (net, _Hidden(net)):
+            rng = np.random.default_rng(seed)
+            seats = [make_agent(env, "planner", seed=seed * 31 + i) for i in range(players)]
+            state = game.new_state(rng)
+            corr = ChanceCorrector(game, value, match_chance_rng(seed), deal_term=False)
+            corr.start(state)
+            play(game, state, seats, rng, on_move=corr.on_move, after_move=corr.after_move)
+            totals.append(corr.total)
+            if isinstance(value, _Hidden):
+                everyone += value.calls
+            else:
+                shared += corr.valued
+        assert np.abs(totals[0] - totals[1]).max() < 1e-5
+        assert np.abs(totals[0]).max() > 1e-3  # corrections there are
+    assert 0 < shared < everyone
 
 
 @pytest.mark.parametrize(("env", "players"), [("rummy432_v0", 2), ("line_v0", 3)])
