@@ -102,6 +102,6 @@ def test_the_wheel_installed_outside_the_repository_plays(built: tuple[Path, Pat
         assert "(default: " in _run([venv / "bin" / command, "--help"], cwd=tmp_path)
     # the contract kit runs from the wheel alone (no pytest, no hypothesis installed)
     kit = _run([py, "-m", "cardenvs.testing", "line_v0", "--players", "2", "--quick"], cwd=tmp_path)
-    assert kit.strip().endswith("line_v0: 11 checks, passed"), kit
+    assert kit.strip().endswith("line_v0: 12 checks, passed"), kit
     print(f"wheel {wheel.name}: installed into a fresh venv; demo and evaluation ran from {tmp_path}")
     print(report)

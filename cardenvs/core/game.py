@@ -174,7 +174,16 @@ class View(Protocol):
 
 def shuffle_unseen(cards: list[int], rng: np.random.Generator) -> None:
     """Re-order ``cards`` (a face-down pile or deck) uniformly at random with ``rng``, in
-    place: what each game's :meth:`Game.redraw_unseen` does to the cards it hides."""
+    place: what each game's :meth:`Game.redraw_unseen` does to the cards it hides.
+
+    A generator with an ``order_unseen(cards) -> list`` method orders them itself (the
+    coupled draws of duplicate deals, :mod:`agents.measure.coupling`, which sort the cards
+    by a random priority per card so that the same card comes up across the rotations of
+    a deal wherever it is still unseen)."""
+    order = getattr(rng, "order_unseen", None)
+    if callable(order):
+        cards[:] = order(list(cards))
+        return
     if len(cards) > 1:
         cards[:] = [cards[i] for i in rng.permutation(len(cards)).tolist()]
 
@@ -198,6 +207,9 @@ class Game(ABC, Generic[S, V]):
     #: bounds of every observation entry (the Box of the observation space)
     OBS_LOW: ClassVar[float] = -1000.0
     OBS_HIGH: ClassVar[float] = 1000.0
+    #: where in the list of face-down cards (:meth:`redraw_unseen`) the next card comes up:
+    #: ``-1`` its end, ``0`` its front (for the coupled draws of :mod:`agents.measure.coupling`)
+    UNSEEN_TOP: ClassVar[int] = -1
 
     def __init__(self, num_players: int | None = None, **options: Any) -> None:
         if num_players is None:
@@ -302,6 +314,14 @@ class Game(ABC, Generic[S, V]):
         for a step sure to be deterministic; the default ``True`` is always safe.
         """
         return True
+
+    def chance_owner(self, state: S, action: int) -> int | None:
+        """Whose luck the chance of ``apply(state, action)`` is: the seat that gets what comes
+        up (the mover, by default: a draw into its hand), or ``None`` for chance every seat
+        shares (a market laid out for all).  Coupled draws (:mod:`agents.measure.coupling`)
+        hand a seat's draws from its own share of the face-down cards and shared chance from
+        the pile in order."""
+        return self.current_player(state)
 
     def max_game_length(self) -> int:
         """An upper bound on the moves of a whole game at this table, derived from the rules

@@ -392,6 +392,7 @@ class LineItGame(Game[State, LineItView]):
     default_players = 2
     OPTIONS = {}
     num_actions = NUM_ACTIONS
+    UNSEEN_TOP = 0  # a market is the deck's front
     OBS_FIELDS = encoding.OBS_FIELDS
 
     # ------------------------------------------------------------------ the rules
@@ -440,6 +441,10 @@ class LineItGame(Game[State, LineItView]):
         market, jackpots and piles are face up).  The card indexes do not change: every
         deck card is at ``L_DECK`` whatever its place in the deck."""
         shuffle_unseen(state.deck, rng)
+
+    def chance_owner(self, state: State, action: int) -> int | None:
+        """Nobody's: what a step may reveal is a market every seat drafts from."""
+        return None
 
     def has_chance(self, state: State, action: int) -> bool:
         """Whether the step may end a round that reveals a market from the deck: any

@@ -29,6 +29,7 @@ check               what it holds the game to
 ``notation``        every action id reads back from its move text; bad text is refused
 ``view_leak``       re-dealing what a seat cannot see (``sample_state``, ``redraw_unseen``)
                     changes none of its observations
+``draws``           draws come from the end of the face-down cards ``UNSEEN_TOP`` names
 ``bounds``          every observation lies in its space; masks are the legal actions
 ``golden``          a seeded playthrough records the same trace twice (:mod:`.trace`)
 =================== ==========================================================================
@@ -44,6 +45,7 @@ from .checks import (
     check_bad_input,
     check_bounds,
     check_copy,
+    check_draws,
     check_global_rng,
     check_json,
     check_notation,
@@ -73,6 +75,7 @@ __all__ = [
     "check_bad_input",
     "check_bounds",
     "check_copy",
+    "check_draws",
     "check_global_rng",
     "check_golden",
     "check_json",

@@ -597,6 +597,79 @@ def check_view_leak(
         assert g.legal_actions(redrawn) == legal, f"position {k}: redraw_unseen changed the legal moves"
 
 
+class _Recorder:
+    """What ``redraw_unseen`` gets in :func:`check_draws`: ``order_unseen`` (read by
+    :func:`cardenvs.core.game.shuffle_unseen`) records the face-down cards and puts them in
+    an order of the check's choosing (``rotate`` places along; ``None``: as they are)."""
+
+    def __init__(self, rotate: int | None) -> None:
+        self.rotate = rotate
+        self.calls: list[list[int]] = []
+
+    def order_unseen(self, cards: list[int]) -> list[int]:
+        out = list(cards)
+        if self.rotate is not None and out:
+            k = self.rotate % len(out)
+            out = out[k:] + out[:k]
+        self.calls.append(out)
+        return out
+
+
+def check_draws(
+    game: Game[Any, Any], players: int, *, quick: bool = False, seed: int = 0, options: dict[str, Any] | None = None
+) -> None:
+    """Draws come from where the game says (``Game.UNSEEN_TOP``: the end or the front of
+    the list ``redraw_unseen`` re-orders), as coupled draws (:mod:`agents.measure.coupling`)
+    need: in random games, before each step that may meet chance, the face-down cards are
+    put in an order of the check's choosing; when the step took ``j`` of them, they are the
+    ``j`` at the named end and the rest keep their order.  Also: ``chance_owner`` is a seat
+    or ``None``.  Passes trivially for a game whose ``redraw_unseen`` does not re-order
+    through ``shuffle_unseen`` (it cannot be coupled)."""
+    g = resolve(game, options).game(players)
+    top = type(g).UNSEEN_TOP
+    assert top in (0, -1), f"UNSEEN_TOP is 0 (the list's front) or -1 (its end), got {top!r}"
+    rng = np.random.default_rng(seed)
+    games, cut = (1, QUICK_STEPS) if quick else (2, MAX_STEPS)
+    taken = 0
+    for _ in range(games):
+        s = g.new_state(rng)
+        for step in range(cut):
+            if g.is_terminal(s) or g.is_truncated(s):
+                break
+            legal = g.legal_actions(s)
+            action = legal[int(rng.integers(len(legal)))]
+            if g.has_chance(s, action):
+                owner = g.chance_owner(s, action)
+                assert owner is None or (isinstance(owner, int) and 0 <= owner < g.num_players), (
+                    f"step {step}: chance_owner is a seat or None, got {owner!r}"
+                )
+                before = _Recorder(step)
+                try:
+                    g.redraw_unseen(s, before)  # type: ignore[arg-type]
+                except NotImplementedError:
+                    return
+                if len(before.calls) != 1:
+                    return  # not through shuffle_unseen (or several piles): not coupled
+                g.apply(s, action, rng)
+                after = _Recorder(None)
+                g.redraw_unseen(s, after)  # type: ignore[arg-type]
+                emitted, now = before.calls[0], after.calls[0]
+                j = len(emitted) - len(now)
+                if j <= 0:
+                    continue  # nothing taken, or the pile grew (a reshuffle, a round)
+                rest = emitted[j:] if top == 0 else emitted[: len(emitted) - j]
+                assert now == rest, (
+                    f"step {step}: a draw of {j} card(s) did not take them from the "
+                    f"{'front' if top == 0 else 'end'} of the face-down list (UNSEEN_TOP = {top}), "
+                    "or re-ordered the rest"
+                )
+                taken += 1
+            else:
+                g.apply(s, action, rng)
+    if not quick:
+        assert taken, "no step drew a face-down card: has_chance or redraw_unseen says nothing"
+
+
 def _outside(space: Any, obs: np.ndarray, fields: Any) -> str:
     """Which observation fields lie outside ``space`` (a Box)."""
     low, high = np.asarray(space.low), np.asarray(space.high)

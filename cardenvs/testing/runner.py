@@ -12,6 +12,7 @@ from .checks import (
     check_bad_input,
     check_bounds,
     check_copy,
+    check_draws,
     check_global_rng,
     check_json,
     check_notation,
@@ -33,6 +34,7 @@ CHECKS: dict[str, Callable[..., None]] = {
     "spec": check_spec,
     "notation": check_notation,
     "view_leak": check_view_leak,
+    "draws": check_draws,
     "bounds": check_bounds,
     "golden": check_golden,
 }

@@ -107,7 +107,7 @@ def test_cli_on_the_toy_plugin(capsys: pytest.CaptureFixture[str]) -> None:
         assert main(["tests.core.toy_plugin:KIT", "--quick"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == len(testing.CHECKS) * 2 - 2 + 1  # spec and notation run at one seat count
-    assert all(line.startswith("PASS ") for line in lines[:-1]) and lines[-1] == "toy_v0: 20 checks, passed"
+    assert all(line.startswith("PASS ") for line in lines[:-1]) and lines[-1] == "toy_v0: 22 checks, passed"
 
 
 def test_cli_exits_nonzero_on_a_failure(capsys: pytest.CaptureFixture[str]) -> None:
@@ -129,3 +129,17 @@ def test_python_m_runs_without_pytest_or_hypothesis() -> None:
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.startswith("PASS json 3p") and "1 checks, passed" in done.stdout
+
+
+def test_a_game_that_names_the_wrong_top_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``draws``: Line-it lays its markets out from the deck's front; said to be its end,
+    the check fails (coupled draws would then never follow the pile)."""
+    from cardenvs.lineit.rules import LineItGame
+
+    testing.check_draws("lineit_v0", 2)
+    monkeypatch.setattr(LineItGame, "UNSEEN_TOP", -1)
+    with pytest.raises(AssertionError, match="UNSEEN_TOP = -1"):
+        testing.check_draws("lineit_v0", 2)
+    monkeypatch.setattr(LineItGame, "UNSEEN_TOP", 1)
+    with pytest.raises(AssertionError, match="UNSEEN_TOP is 0"):
+        testing.check_draws("lineit_v0", 2)
