@@ -74,26 +74,27 @@ class PairResult:
 
 
 def matches(env: str, lower: str, upper: str, players: int, games: int, seed: int,
-            control_variates: bool = False) -> list[Match]:
-    """``games`` games: the upper level at seat ``g % players``, deal ``seed + g // players``."""
+            control_variates: bool = False, coupled_draws: bool = False) -> list[Match]:
+    """``games`` games: the upper level at seat ``g % players``, deal ``seed + g // players``
+    (``coupled_draws``: :attr:`agents.evaluation.tournament.Match.coupled_draws`)."""
     out = []
     for g in range(games):
         seats = [lower] * players
         seats[g % players] = upper
         out.append(Match(env, tuple(seats), seed + g // players, control_variates=control_variates,
-                         deal_term=not full_rotations(g, players, games)))
+                         deal_term=not full_rotations(g, players, games), coupled_draws=coupled_draws))
     return out
 
 
 def play_pair(env: str, lower: str, upper: str, players: int, games: int, seed: int,
               workers: int, control_variates: bool = True, backend: str = "local",
-              ray_address: str | None = None) -> PairResult:
+              ray_address: str | None = None, coupled_draws: bool = False) -> PairResult:
     """Play one adjacent pair and score the upper level (``backend``, ``ray_address``:
     where the games run, as for :func:`agents.evaluation.tournament.run_matches`)."""
     start = time.time()
     make = make_level if LEGACY in (lower, upper) else None
-    results = run_matches(matches(env, lower, upper, players, games, seed, control_variates), workers=workers,
-                          progress=True, make=make, backend=backend, ray_address=ray_address)
+    results = run_matches(matches(env, lower, upper, players, games, seed, control_variates, coupled_draws),
+                          workers=workers, progress=True, make=make, backend=backend, ray_address=ray_address)
     shared = 0
     records = []
     for g, res in enumerate(results):
@@ -156,6 +157,8 @@ def main(argv: list[str] | None = None) -> list[PairResult]:
     ap.add_argument("--out", default=None, help="write the markdown table to this file")
     ap.add_argument("--no-control-variates", action="store_true",
                     help="the plain share only (points as they fell)")
+    ap.add_argument("--coupled-draws", action="store_true",
+                    help="couple the draws across each deal's rotations (agents.measure.coupling)")
     args = ap.parse_args(argv)
     backend, address = backend_of(ap, args)
     cardenvs.game_class(args.env)(args.players)  # a clear error for a bad seat count
@@ -172,7 +175,8 @@ def main(argv: list[str] | None = None) -> list[PairResult]:
     rows = []
     for lower, upper in pairs:
         r = play_pair(args.env, lower, upper, args.players, args.games, args.seed, args.workers,
-                      control_variates=not args.no_control_variates, backend=backend, ray_address=address)
+                      control_variates=not args.no_control_variates, backend=backend, ray_address=address,
+                      coupled_draws=args.coupled_draws)
         rows.append(r)
         # the exact points, so that runs on other deals can be pooled without rounding
         plain = r.est.plain_share if r.est is not None else r.share

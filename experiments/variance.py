@@ -28,6 +28,11 @@ its points, its reduced score its points minus its correction.  The table:
   duplicate* leaves out the deal's bracket, as the library's duplicate schedules do
   (``Match.deal_term``: its fresh deals are drawn but not valued).
 
+``--coupled-draws`` plays every game with coupled draws (``agents.measure.coupling``) and
+each once more without them, plainly (today's estimator: the shared pile); two more
+columns: today's plain score per deal with its interval, and the variance per deal of
+today's plain score over the coupled plain one and over the coupled reduced one.
+
 Seeds: the reported tables deal from 0; tuning runs use ``--seed 5000000``; the value
 nets were trained on seeds from 10**7 up (``experiments/train_values.py``).
 """
@@ -61,6 +66,7 @@ from agents.measure import (
     match_chance_rng,
     value_for,
 )
+from agents.measure.coupling import coupled_draws
 from cardenvs.core.loop import play
 
 Z95 = 1.96
@@ -78,11 +84,13 @@ class Runs:
     t_corr: list[float] = field(default_factory=list)
     #: the CPU of the deal's bracket within ``t_corr`` (a duplicate schedule leaves it out)
     t_deal: list[float] = field(default_factory=list)
+    #: with coupled draws, the entrant's points in the same game played without them
+    today: list[float] = field(default_factory=list)
 
 
 def play_one(env: str, seats: tuple[str, ...], mseed: int, spec: tuple[ValueFunction, int, int, bool] | None,
              rot: int = 0, agent_offset: int = 0, chance: np.random.Generator | None = None,
-             stratified: bool | None = None,
+             stratified: bool | None = None, coupled: bool = False,
              ) -> tuple[tuple[float, float], list[int], list[float], Any, ChanceCorrector | None]:
     """One game dealt as ``agents.evaluation.tournament.play_match`` deals it (rotation ``rot`` of
     the entrants), with a corrector if ``spec`` (value, samples, deal samples, policy
@@ -92,7 +100,8 @@ def play_one(env: str, seats: tuple[str, ...], mseed: int, spec: tuple[ValueFunc
     For replays of the deal (``experiments.variance_ceiling``): ``agent_offset`` is added
     to every agent seed, and ``chance`` re-orders the unseen cards after the deal and draws
     the game's later randomness.  ``stratified``: the corrector's redraws (default the
-    value's own, ``agents.measure.default_stratified``)."""
+    value's own, ``agents.measure.default_stratified``).  ``coupled``: coupled draws
+    (``agents.measure.coupling``, keyed by the deal's seed)."""
     t0 = time.process_time()
     n = len(seats)
     game = cardenvs.game_class(env)(n)
@@ -120,24 +129,37 @@ def play_one(env: str, seats: tuple[str, ...], mseed: int, spec: tuple[ValueFunc
             corr.after_move(t)
         moves.append(t.action)
 
-    play(game, state, players, rng, on_move=None if corr is None else corr.on_move, after_move=after)
+    couple = coupled_draws(game, mseed) if coupled else None
+
+    def before(t: Any) -> None:
+        if corr is not None:
+            corr.on_move(t)
+        if couple is not None:
+            couple(t)
+
+    play(game, state, players, rng, on_move=before, after_move=after)
     return (time.process_time() - t0, t_deal), moves, game.returns(state), state, corr
 
 
 def play_pair(env: str, a: str, b: str, deals: int, seed: int, value: ValueFunction, samples: int,
               deal_samples: int, policy_terms: bool = False, players: int = 2,
-              stratified: bool | None = None) -> Runs:
+              stratified: bool | None = None, coupled: bool = False) -> Runs:
     """Play every deal under its ``players`` rotations (``a`` in seat ``rot``, ``b`` in the
-    others), plainly and corrected."""
+    others), plainly and corrected (``coupled``: with coupled draws both, and once more
+    plainly without them)."""
     game = cardenvs.game_class(env)(players)
     out = Runs()
     for d in range(deals):
         mseed = seed + d
         for rot in range(players):
             seats = tuple(a if i == rot else b for i in range(players))
-            (tp, _), mp, rp, _, _ = play_one(env, seats, mseed, None, rot)
+            (tp, _), mp, rp, _, _ = play_one(env, seats, mseed, None, rot, coupled=coupled)
             spec = (value, samples, deal_samples, policy_terms)
-            (tc, td), mc, rc, state, corr = play_one(env, seats, mseed, spec, rot, stratified=stratified)
+            (tc, td), mc, rc, state, corr = play_one(env, seats, mseed, spec, rot, stratified=stratified,
+                                                     coupled=coupled)
+            if coupled:
+                *_, today = play_one(env, seats, mseed, None, rot)[:4]
+                out.today.append(float(game_points(game, today)[rot]))
             if (mp, rp) != (mc, rc):
                 raise AssertionError(f"{env} {seats} seed {mseed}: the corrector changed the game")
             assert corr is not None
@@ -174,7 +196,19 @@ def summary(r: Runs) -> dict[str, float]:
             "ratio_deal_fresh": dv / fv,
             "eff": len(pts) * dv / ev, "ms_plain": 1000 * float(np.mean(r.t_plain)),
             "ms_corr": 1000 * float(np.mean(r.t_corr)),
-            "ms_dup": 1000 * float(np.mean(r.t_corr) - np.mean(r.t_deal))}
+            "ms_dup": 1000 * float(np.mean(r.t_corr) - np.mean(r.t_deal)),
+            **_today(r, deals, per_deal[0], per_deal[1])}
+
+
+def _today(r: Runs, deals: np.ndarray, plain: np.ndarray, reduced: np.ndarray) -> dict[str, float]:
+    """With coupled draws: today's plain score per deal, and its variance over the coupled
+    plain and reduced ones' (empty without)."""
+    if not r.today:
+        return {}
+    today = np.bincount(deals, weights=np.array(r.today)) / np.bincount(deals)
+    tm, th, tv = mean_ci(today)
+    return {"today": tm, "today_h": th, "today_plain": tv / mean_ci(plain)[2],
+            "today_red": tv / mean_ci(reduced)[2]}
 
 
 def load_value(spec: str, env: str, players: int = 2) -> ValueFunction:
@@ -202,6 +236,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--redraws", choices=("own", "independent", "stratified"), default="own",
                     help="the chance events' redraws: the value's own (agents.measure.default_stratified; "
                          "no shipped net stratifies), independent, or rotations of one shuffle")
+    ap.add_argument("--coupled-draws", action="store_true",
+                    help="play with coupled draws (agents.measure.coupling), and each game once more "
+                         "without them for today's estimator")
     ap.add_argument("--value", default="default",
                     help="default (shipped nets), uniform, or a path ({env} is replaced)")
     args = ap.parse_args(argv)
@@ -211,12 +248,15 @@ def main(argv: list[str] | None = None) -> None:
         ap.error(f"--players is 2 to 5, got {args.players}")
     samples = "the value's own" if args.samples is None else args.samples
     deals = samples if args.deal_samples is None else args.deal_samples
-    print(f"{args.players} players, {args.games} games per pairing from seed {args.seed}, "
+    coupled = " coupled draws," if args.coupled_draws else ""
+    print(f"{args.players} players, {args.games} games per pairing from seed {args.seed},{coupled} "
           f"{samples} samples per chance event, {deals} fresh deals, value {args.value}\n")
+    extra = " today's plain/deal [95%] | vs today: coupled plain, reduced |" if args.coupled_draws else ""
     print("| game | pairing | games | plain [95%] | reduced [95%] | ratio/game | duplicate plain [95%] "
           "| duplicate reduced [95%] | ratio/deal | ratio/deal+fresh | eff. games | ms plain | ms corrected "
-          "| overhead | overhead, duplicate | samples |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          f"| overhead | overhead, duplicate | samples |{extra}")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+          + ("---:|---:|" if args.coupled_draws else ""))
     for env in args.envs.split(","):
         value = load_value(args.value, env, args.players)
         k = default_samples(value) if args.samples is None else args.samples
@@ -226,14 +266,17 @@ def main(argv: list[str] | None = None) -> None:
         for pair in args.pairs.split(","):
             a, b = pair.split(":")
             s = summary(play_pair(env, a, b, args.games // args.players, args.seed, value, k,
-                                  deal_samples, args.policy_terms, args.players, strat))
+                                  deal_samples, args.policy_terms, args.players, strat, args.coupled_draws))
+            tail = (f" {s['today']:.3f} ± {s['today_h']:.3f} | {s['today_plain']:.2f}, {s['today_red']:.2f} |"
+                    if args.coupled_draws else "")
             print(f"| {env} | {a} vs {b} | {s['games']} | {s['plain']:.3f} ± {s['plain_h']:.3f} | "
                   f"{s['red']:.3f} ± {s['red_h']:.3f} | {s['ratio_game']:.2f} | "
                   f"{s['dup_plain']:.3f} ± {s['dup_plain_h']:.3f} | "
                   f"{s['dup_red']:.3f} ± {s['dup_red_h']:.3f} | "
                   f"{s['ratio_deal']:.2f} | {s['ratio_deal_fresh']:.2f} | {s['eff']:.0f} | "
                   f"{s['ms_plain']:.1f} | {s['ms_corr']:.1f} | "
-                  f"{s['ms_corr'] / s['ms_plain']:.1f}x | {s['ms_dup'] / s['ms_plain']:.1f}x | {k}{kind} |",
+                  f"{s['ms_corr'] / s['ms_plain']:.1f}x | {s['ms_dup'] / s['ms_plain']:.1f}x | "
+                  f"{k}{kind} |{tail}",
                   flush=True)
 
 

@@ -56,6 +56,11 @@ class Match:
     #: plays this deal under every rotation of the seats turns it off, since the deal's
     #: corrections cancel over the rotations (:class:`agents.measure.ChanceCorrector`)
     deal_term: bool = True
+    #: re-order the face-down cards before each draw by priorities of the deal's seed, the
+    #: mover and its draw count (:mod:`agents.measure.coupling`), so that every rotation of
+    #: the deal hands a seat the same cards where it can; each game is still dealt by the
+    #: rules' odds
+    coupled_draws: bool = False
 
 
 @dataclass
@@ -98,14 +103,19 @@ def play_match(match: Match, make: Maker | None = None) -> MatchResult:
             reseed(seed)
         players.append(as_player(obj))
     state = game.new_state(rng)
+    hook = None
+    if match.coupled_draws:
+        from ..measure.coupling import coupled_draws
+
+        hook = coupled_draws(game, match.seed)
     if match.control_variates:
         from ..measure import match_chance_rng, play_corrected
 
         played = play_corrected(game, state, players, rng, chance_rng=match_chance_rng(match.seed),
-                                deal_term=match.deal_term)
+                                deal_term=match.deal_term, on_move=hook)
         return MatchResult(match, played.rewards, played.steps, not game.is_terminal(state),
                            played.corrections)
-    steps = play(game, state, players, rng)
+    steps = play(game, state, players, rng, on_move=hook)
     terminal = game.is_terminal(state)
     rewards = [float(r) for r in game.returns(state)] if terminal else [0.0] * len(match.seats)
     return MatchResult(match, rewards, steps, not terminal)

@@ -5,6 +5,8 @@ seat's points, its correction: the luck of the chance events (the deal, draws, r
 reshuffles, later deals) as a value estimate saw it.  ``points - corrections`` has the
 same expectation as the points (unbiased by construction) and, with the shipped value
 nets (:func:`value_for`), a smaller variance.  See :mod:`.aivat` and :mod:`.value`.
+:func:`coupled_draws` (:mod:`.coupling`) makes the rotations of a duplicate deal hand each
+seat the same cards wherever they can.
 """
 
 from .aivat import (
@@ -21,6 +23,7 @@ from .aivat import (
     sampled_deals,
     sampled_outcomes,
 )
+from .coupling import CoupledDeck, coupled_draws
 from .value import (
     Lookahead,
     UniformValue,
@@ -36,11 +39,13 @@ from .value import (
 __all__ = [
     "ChanceCorrector",
     "CorrectedGame",
+    "CoupledDeck",
     "Lookahead",
     "UniformValue",
     "ValueFunction",
     "ValueNet",
     "Policy",
+    "coupled_draws",
     "default_samples",
     "default_stratified",
     "derived_rng",

@@ -16,6 +16,8 @@ def test_the_upper_seat_moves_round_the_table_on_the_same_deal() -> None:
                                         ("random", "random", "greedy")]
     assert [m.seed for m in ms] == [10, 10, 10, 11, 11, 11, 12]
     assert all(m.seats.count("greedy") == 1 for m in ms)
+    assert not any(m.coupled_draws for m in ms)
+    assert all(m.coupled_draws for m in ladder.matches("line_v0", "random", "greedy", 3, 7, 10, True, True))
 
 
 @pytest.mark.parametrize("players", [2, 3])
