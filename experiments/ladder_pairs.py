@@ -107,14 +107,16 @@ def play_pair(env: str, lower: str, upper: str, players: int, games: int, seed: 
                       est)
 
 
-def markdown(env: str, players: int, rows: list[PairResult], command: str, seed: int = 0) -> str:
+def markdown(env: str, players: int, rows: list[PairResult], command: str, seed: int = 0,
+             coupled_draws: bool = False) -> str:
     """The results as a markdown table with how they were made."""
     fair = 1 / players
+    coupled = " (draws coupled across the rotations)" if coupled_draws else ""
     lines = [f"# {env}, {players} players: adjacent levels", "",
-             f"One seat the upper level, {players - 1} the lower, each deal under every rotation; fair "
-             f"share {fair:.0%}. Share = the upper level's points per game (a shared win split) less the "
-             "luck of the cards where control variates were on (unbiased); plain = the points as they fell "
-             "on the same games; 95% Student intervals over deals.", "",
+             f"One seat the upper level, {players - 1} the lower, each deal under every rotation{coupled}; "
+             f"fair share {fair:.0%}. Share = the upper level's points per game (a shared win split) less "
+             "the luck of the cards where control variates were on (unbiased); plain = the points as they "
+             "fell on the same games; 95% Student intervals over deals.", "",
              "| lower → upper | games | upper's share [95%] | plain [95%] | variance ratio | shared wins "
              "| separated | wall time |",
              "|---|---:|---:|---:|---:|---:|---|---:|"]
@@ -182,7 +184,8 @@ def main(argv: list[str] | None = None) -> list[PairResult]:
         plain = r.est.plain_share if r.est is not None else r.share
         print(f"{lower} -> {upper}: {r.share:.1%} [{r.low:.1%}, {r.high:.1%}] over {r.games} "
               f"(plain {plain * r.games:.2f} points; {r.seconds / 60:.1f} min)", flush=True)
-    text = markdown(args.env, args.players, rows, command_line("experiments.ladder_pairs", argv), args.seed)
+    text = markdown(args.env, args.players, rows, command_line("experiments.ladder_pairs", argv), args.seed,
+                    args.coupled_draws)
     print(text)
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)

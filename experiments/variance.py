@@ -207,8 +207,12 @@ def _today(r: Runs, deals: np.ndarray, plain: np.ndarray, reduced: np.ndarray) -
         return {}
     today = np.bincount(deals, weights=np.array(r.today)) / np.bincount(deals)
     tm, th, tv = mean_ci(today)
-    return {"today": tm, "today_h": th, "today_plain": tv / mean_ci(plain)[2],
-            "today_red": tv / mean_ci(reduced)[2]}
+
+    def over(v: float) -> float:  # a score that never varied: nothing left to take out
+        return tv / v if v > 0 else math.inf if tv > 0 else math.nan
+
+    return {"today": tm, "today_h": th, "today_plain": over(mean_ci(plain)[2]),
+            "today_red": over(mean_ci(reduced)[2])}
 
 
 def load_value(spec: str, env: str, players: int = 2) -> ValueFunction:

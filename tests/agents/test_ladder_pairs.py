@@ -36,6 +36,7 @@ def test_pair_table(tmp_path: Path, players: int) -> None:
     text = out.read_text()
     assert "| random → greedy |" in text and f"fair share {1 / players:.0%}" in text
     assert "Deals from seed 0 " in text  # a page says which deals it played (the default seed)
+    assert "coupled" not in text
 
 
 def test_a_malformed_pair_is_refused() -> None:
@@ -61,3 +62,10 @@ def test_wilson_matches_scipys_interval() -> None:
         np.testing.assert_allclose(wilson(wins / n, n), (ci.low, ci.high), atol=1e-3)
         np.testing.assert_allclose(_wilson(wins + 0.2, n), (ci.low, ci.high), atol=1e-3)  # whole wins
     assert wilson(0.5, 0) == (0.0, 1.0)
+
+
+def test_a_coupled_pair_table_says_so(tmp_path: Path) -> None:
+    out = tmp_path / "t.md"
+    (r,) = ladder.main(["--env", "line_v0", "--games", "4", "--pairs", "random:greedy", "--out", str(out),
+                        "--coupled-draws", "--no-control-variates"])
+    assert r.games == 4 and "(draws coupled across the rotations)" in out.read_text()

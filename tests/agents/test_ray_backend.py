@@ -64,8 +64,10 @@ def outcome(results: list[MatchResult]) -> list[tuple[Any, ...]]:
 def test_ray_plays_the_local_backends_games(ray: Any, env_name: str) -> None:
     labels, objects = entrant_labels(["random", "greedy", *make_entrants()])
     matches = schedule(env_name, labels, players=2, games=2, seed=7)  # 6 pairs x 2 games
-    # every other match also measures the luck of the cards (its corrections must agree too)
-    matches = [dataclasses.replace(m, control_variates=i % 2 == 1) for i, m in enumerate(matches)]
+    # every other match also measures the luck of the cards (its corrections must agree too),
+    # every third couples the draws
+    matches = [dataclasses.replace(m, control_variates=i % 2 == 1, coupled_draws=i % 3 == 0)
+               for i, m in enumerate(matches)]
     assert len(matches) == 12
     local = run_matches(matches, progress=False, entrants=objects)
     remote = run_matches(matches, progress=False, entrants=objects, backend="ray")
