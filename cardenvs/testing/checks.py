@@ -616,7 +616,7 @@ class _Recorder:
 
 
 def check_draws(
-    game: Game[Any, Any], players: int, *, quick: bool = False, seed: int = 0, options: dict[str, Any] | None = None
+    game: GameRef, players: int, *, quick: bool = False, seed: int = 0, options: dict[str, Any] | None = None
 ) -> None:
     """Draws come from where the game says (``Game.UNSEEN_TOP``: the end or the front of
     the list ``redraw_unseen`` re-orders), as coupled draws (:mod:`agents.measure.coupling`)
