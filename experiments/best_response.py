@@ -240,6 +240,9 @@ def main(argv: list[str] | None = None) -> list[Row]:
     ap.add_argument("--control-variates", action="store_true",
                     help="also take the luck of the cards out (agents.measure; it needs the game's value net "
                          "in agents/policies/values/, else every correction is 0)")
+    ap.add_argument("--coupled-draws", action="store_true",
+                    help="deal the face-down cards out to the seats across each deal's rotations "
+                         "(agents.measure.coupling)")
     ap.add_argument("--out", default=None, help="write the page here (e.g. docs/results/best_response.md)")
     args = ap.parse_args(argv)
     backend, address = backend_of(ap, args)
@@ -262,7 +265,8 @@ def main(argv: list[str] | None = None) -> list[Row]:
     depth = args.depth or None
     settings = {"worlds": args.worlds, "max_candidates": args.max_candidates, "depth": depth,
                 "horizon": args.horizon, "rollout_policy": args.rollout_policy, "confidence": args.confidence,
-                "sampler": args.sampler, "control_variates": args.control_variates, "seed": args.seed}
+                "sampler": args.sampler, "control_variates": args.control_variates, "seed": args.seed,
+                "coupled_draws": args.coupled_draws}
     load_before = uptime()
     rows: list[Row] = []
     for env in args.envs:
@@ -276,7 +280,7 @@ def main(argv: list[str] | None = None) -> list[Row]:
                     level, env, minutes=minutes_for.get(shown, args.minutes), seed=args.seed, players=2,
                     games=games_for.get(shown, args.games), steps=args.steps, workers=args.workers,
                     control_variates=args.control_variates, progress=True, backend=backend,
-                    ray_address=address)
+                    ray_address=address, coupled_draws=args.coupled_draws)
                 abr = dataclasses.replace(abr, target=shown)
                 rows.append(Row(env, shown, abr, cpu_seconds=cpu_seconds() - start))
                 lo, hi = abr.interval
@@ -290,7 +294,7 @@ def main(argv: list[str] | None = None) -> list[Row]:
                 workers=args.workers, worlds=args.worlds, max_candidates=args.max_candidates, depth=depth,
                 horizon=args.horizon, rollout_policy=args.rollout_policy, confidence=args.confidence,
                 sampler=args.sampler, progress=True, control_variates=args.control_variates,
-                backend=backend, ray_address=address)
+                backend=backend, ray_address=address, coupled_draws=args.coupled_draws)
             res = dataclasses.replace(res, target=shown)
             cpu = cpu_seconds() - start
             rows.append(Row(env, shown, res, cpu_seconds=cpu))

@@ -75,6 +75,18 @@ def test_local_best_response_is_deterministic_for_a_seed() -> None:
     assert (one.share, one.interval, one.plain_share) == (two.share, two.interval, two.plain_share)
     assert one.games == 4 and one.deals == 2 and one.method == "duplicate"
     assert one.settings["worlds"] == FAST["worlds"] and one.settings["seed"] == 3
+    assert one.settings["coupled_draws"] is False
+
+
+def test_local_best_response_with_coupled_draws() -> None:
+    """Coupled draws play other games on the same deals (the face-down cards dealt out to
+    the seats) and say so in the settings."""
+    plain = local_best_response("greedy", "line_v0", games=8, seed=3, **FAST)
+    coupled = local_best_response("greedy", "line_v0", games=8, seed=3, coupled_draws=True, **FAST)
+    assert coupled.settings["coupled_draws"] is True and coupled.games == 8
+    assert coupled.plain_share != plain.plain_share or coupled.interval != plain.interval
+    with pytest.raises(ValueError, match="coupled_draws is True or False"):
+        local_best_response("greedy", "line_v0", games=2, coupled_draws=1)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("env_name", ENV_NAMES)
