@@ -86,3 +86,24 @@ def test_the_ceiling_holds_the_cards_and_varies_the_agents_or_the_chance() -> No
     assert len(by_agents) > 1 and len(by_chance) > 1
     c = variance_ceiling.ceiling("line_v0", "greedy", "random", 2, 3, 2, 5_000_000)
     assert c["total"] >= 0 and c["agents"] >= 0 and c["chance"] >= 0 and 0.0 <= c["mean"] <= 1.0
+
+
+def test_variance_with_coupled_draws_prints_todays_columns(capsys: pytest.CaptureFixture[str]) -> None:
+    variance.main(["--envs", "line_v0", "--pairs", "greedy:random", "--games", "4", "--coupled-draws",
+                   "--value", "uniform"])
+    out = capsys.readouterr().out
+    assert "coupled draws" in out and "vs today: coupled plain, reduced" in out
+    row = next(line for line in out.splitlines() if line.startswith("| line_v0 |"))
+    assert row.count("|") == 19  # the 16 columns and today's two
+
+
+def test_the_coupling_benchmark_prints_its_table(capsys: pytest.CaptureFixture[str]) -> None:
+    from experiments import bench_coupling
+
+    rows = bench_coupling.main(["--envs", "line_v0", "--games", "2", "--repeats", "1",
+                                "--pair", "random:greedy"])
+    (row,) = rows
+    assert row["env"] == "line_v0" and float(row["plain"]) > 0 and float(row["coupled"]) > 0
+    assert "| line_v0 |" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        bench_coupling.main(["--pair", "greedy"])
