@@ -18,6 +18,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.stats import chisquare
 
 import cardenvs
@@ -251,3 +253,31 @@ def test_each_game_draws_from_the_top_it_names(env: str) -> None:
     for seed in (1, 2, 3):
         epochs, steps, grew = _epochs_and_growths(env, seed)
         assert steps > 5 and 1 <= epochs <= 1 + grew
+
+
+PILES = {"line_v0": "draw", "lineit_v0": "deck", "rummy432_v0": "pile"}
+
+
+@settings(max_examples=12, deadline=None)
+@given(env=st.sampled_from(ENVS), players=st.integers(2, 4), seed=st.integers(0, 10**6))
+def test_coupled_games_only_reorder_what_nobody_sees(env: str, players: int, seed: int) -> None:
+    """Random games with coupled draws, any seats: the hook changes only the order of the
+    face-down cards (the same cards, every observation and the legal moves as they were),
+    and the game ends as a game of the rules does."""
+    game = cardenvs.game_class(env)(players)
+    rng = np.random.default_rng(seed)
+    state = game.new_state(rng)
+    hook = coupled_draws(game, seed)
+
+    def check(turn: Turn) -> None:
+        pile = sorted(getattr(turn.state, PILES[env]))
+        views = [game.observe(turn.state, p).copy() for p in range(players)]
+        legal = game.legal_actions(turn.state)
+        hook(turn)
+        assert sorted(getattr(turn.state, PILES[env])) == pile
+        assert all(np.array_equal(v, game.observe(turn.state, p)) for p, v in enumerate(views))
+        assert game.legal_actions(turn.state) == legal
+
+    play(game, state, [make_agent(env, "random", seed=seed + i) for i in range(players)], rng, on_move=check)
+    assert game.is_terminal(state)
+    assert game.to_json(game.from_json(game.to_json(state))) == game.to_json(state)
