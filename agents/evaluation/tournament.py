@@ -56,10 +56,9 @@ class Match:
     #: plays this deal under every rotation of the seats turns it off, since the deal's
     #: corrections cancel over the rotations (:class:`agents.measure.ChanceCorrector`)
     deal_term: bool = True
-    #: re-order the face-down cards before each draw by priorities of the deal's seed, the
-    #: mover and its draw count (:mod:`agents.measure.coupling`), so that every rotation of
-    #: the deal hands a seat the same cards where it can; each game is still dealt by the
-    #: rules' odds
+    #: deal the face-down cards out to the seats in advance, by a shuffle keyed by the deal's
+    #: seed (:mod:`agents.measure.coupling`), so that every rotation of the deal hands a seat
+    #: the same draws whatever the others did; each game is still dealt by the rules' odds
     coupled_draws: bool = False
 
 

@@ -176,10 +176,10 @@ def shuffle_unseen(cards: list[int], rng: np.random.Generator) -> None:
     """Re-order ``cards`` (a face-down pile or deck) uniformly at random with ``rng``, in
     place: what each game's :meth:`Game.redraw_unseen` does to the cards it hides.
 
-    A generator with an ``order_unseen(cards) -> list`` method orders them itself (the
-    coupled draws of duplicate deals, :mod:`agents.measure.coupling`, which sort the cards
-    by a random priority per card so that the same card comes up across the rotations of
-    a deal wherever it is still unseen)."""
+    A generator with an ``order_unseen(cards) -> list`` method orders them itself: the
+    coupled draws of duplicate deals (:mod:`agents.measure.coupling`), which deal the
+    face-down cards out to the seats in advance so that every rotation of a deal hands a
+    seat the same draws."""
     order = getattr(rng, "order_unseen", None)
     if callable(order):
         cards[:] = order(list(cards))
