@@ -700,6 +700,9 @@ def evaluate(
         games += players - games % players  # whole deals: every seat of every deal
     if not isinstance(coupled_draws, bool):
         raise ValueError(f"coupled_draws is True or False, got {coupled_draws!r}")
+    if coupled_draws and not duplicate:
+        raise ValueError("coupled_draws couples the rotations of duplicate deals; with duplicate=False every "
+                         "game deals anew and there is nothing to couple")
     matches = schedule(env_name, label, levels, games, players, seed, options, duplicate=duplicate,
                        control_variates=control_variates, coupled_draws=coupled_draws)
     entrants = {label: player} if player is not None else {}

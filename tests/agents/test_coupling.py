@@ -226,6 +226,9 @@ def test_evaluate_takes_and_reports_coupled_draws() -> None:
     with pytest.raises(ValueError, match="coupled_draws is True or False"):
         evaluate("planner", "line_v0", against=["greedy"], games=2, progress=False, verbose=False,
                  coupled_draws="yes")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="nothing to couple"):
+        evaluate("planner", "line_v0", against=["greedy"], games=2, progress=False, verbose=False,
+                 coupled_draws=True, duplicate=False)
 
 
 def _epochs_and_growths(env: str, seed: int) -> tuple[int, int, int]:
