@@ -94,7 +94,7 @@ from ..players.ladder import playable_levels
 from ..types import JsonDict, S, V
 from .estimate import Estimate, estimate
 from .ray_backend import RayUnavailableError, add_backend_arguments, backend_of, check_backend
-from .tournament import Match, MatchResult, full_rotations, points, run_matches
+from .tournament import Match, MatchResult, check_coupled_draws, full_rotations, points, run_matches
 
 if TYPE_CHECKING:
     import torch
@@ -698,11 +698,7 @@ def evaluate(
         raise ValueError(f"the policy is the level {label!r} itself; evaluate it against other levels")
     if duplicate and games % players:
         games += players - games % players  # whole deals: every seat of every deal
-    if not isinstance(coupled_draws, bool):
-        raise ValueError(f"coupled_draws is True or False, got {coupled_draws!r}")
-    if coupled_draws and not duplicate:
-        raise ValueError("coupled_draws couples the rotations of duplicate deals; with duplicate=False every "
-                         "game deals anew and there is nothing to couple")
+    check_coupled_draws(coupled_draws, duplicate)
     matches = schedule(env_name, label, levels, games, players, seed, options, duplicate=duplicate,
                        control_variates=control_variates, coupled_draws=coupled_draws)
     entrants = {label: player} if player is not None else {}

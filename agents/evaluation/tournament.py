@@ -62,6 +62,16 @@ class Match:
     coupled_draws: bool = False
 
 
+def check_coupled_draws(coupled_draws: object, duplicate: bool = True) -> None:
+    """``ValueError`` unless ``coupled_draws`` is a bool, and usable: coupled draws couple the
+    rotations of duplicate deals, so they need ``duplicate``."""
+    if not isinstance(coupled_draws, bool):
+        raise ValueError(f"coupled_draws is True or False, got {coupled_draws!r}")
+    if coupled_draws and not duplicate:
+        raise ValueError("coupled_draws couples the rotations of duplicate deals; with duplicate=False every "
+                         "game deals anew and there is nothing to couple")
+
+
 @dataclass
 class MatchResult:
     match: Match

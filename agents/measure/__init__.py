@@ -19,7 +19,6 @@ from .aivat import (
     known_policy,
     match_chance_rng,
     play_corrected,
-    reads_views,
     sampled_deals,
     sampled_outcomes,
 )
@@ -32,6 +31,7 @@ from .value import (
     game_points,
     heuristic_chooser,
     play_ahead,
+    reads_views,
     value_for,
     value_path,
 )

@@ -74,7 +74,7 @@ from cardenvs.core.loop import Hook, Player, Turn, play
 from ..players.base import RandomAgent
 from ..players.heuristic import HeuristicAgent
 from ..types import S, V
-from .value import ValueFunction, game_points, value_for
+from .value import ValueFunction, game_points, reads_views, value_for
 
 #: ``outcomes(game, state, action, rng) -> [(weight, state after), ...]``: chance outcomes
 #: of a step (weights summing to 1) whose weighted mean of ``V`` estimates the expectation
@@ -206,16 +206,6 @@ def default_stratified(value: object) -> bool:
     ``stratified`` (a value net's ``meta["stratified"]``, chosen with it on the tuning
     deals) if it has one, else independent redraws."""
     return getattr(value, "stratified", None) is True
-
-
-def reads_views(value: object) -> bool:
-    """Whether ``value`` reads a state only through every seat's View, so that two states
-    alike in all of them (the same encoded observations, :meth:`Game.observe`, which
-    :meth:`Game.decode` inverts) get the same values: its ``reads_views`` attribute (true
-    for :class:`~agents.measure.ValueNet`, its :class:`~agents.measure.Lookahead` and
-    :class:`~agents.measure.UniformValue`; a value of one's own that reads the face-down
-    order, say, must leave it unset)."""
-    return getattr(value, "reads_views", False) is True
 
 
 def derived_rng(rng: np.random.Generator | None) -> np.random.Generator:

@@ -41,7 +41,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from cardenvs.core.game import Game
+from cardenvs.core.game import Game, shuffle_unseen, taken_from_top
 from cardenvs.core.loop import Hook, Turn
 
 from ..types import S, V
@@ -63,6 +63,8 @@ class VirtualPile:
         self.taken = [False] * len(self.cards)
         #: the positions in the order :meth:`order` last put them, first to come up first
         self._emitted: list[int] = []
+        #: the list :meth:`order` last returned (the real pile's order)
+        self._listed: list[int] = []
 
     def order(self, owner: int | None) -> list[int]:
         """The untaken cards as the real pile's list (its top at :attr:`top`): first what
@@ -73,18 +75,16 @@ class VirtualPile:
             free = own + [i for i in free if i % self.seats != owner]
         self._emitted = free
         listed = [self.cards[i] for i in free]
-        return listed if self.top == 0 else listed[::-1]
+        self._listed = listed if self.top == 0 else listed[::-1]
+        return list(self._listed)
 
     def follow(self, pile: Sequence[int]) -> bool:
         """Mark as taken what came up since :meth:`order` if ``pile`` is what is left of the
-        list it returned once cards were taken from its top; ``False`` (nothing changed)
-        if the pile changed otherwise."""
-        listed = [self.cards[i] for i in self._emitted]
-        j = len(listed) - len(pile)
-        if j < 0:
-            return False
-        rest = listed[j:]
-        if list(pile) != (rest if self.top == 0 else rest[::-1]):
+        list it returned once cards were taken from its top
+        (:func:`cardenvs.core.game.taken_from_top`); ``False`` (nothing changed) if the pile
+        changed otherwise."""
+        j = taken_from_top(self._listed, pile, self.top)
+        if j is None:
             return False
         for i in self._emitted[:j]:
             self.taken[i] = True
@@ -93,19 +93,16 @@ class VirtualPile:
 
 class CoupledDeck:
     """One game's coupled draws (see the module docstring): the play loop's ``on_move``
-    hook.  ``shuffle(cards, epoch)`` makes each epoch's virtual pile (default: a uniform
-    shuffle by a generator keyed by ``(seed, epoch)``; the tests pass every order)."""
+    hook.  Each epoch's virtual pile is :meth:`_keyed_shuffle` of the face-down cards."""
 
-    def __init__(self, game: Game[S, V], seed: int,
-                 shuffle: Callable[[list[int], int], list[int]] | None = None) -> None:
+    def __init__(self, game: Game[S, V], seed: int) -> None:
         self.game, self.seed = game, int(seed)
-        self._shuffle = shuffle or self._keyed_shuffle
         #: virtual piles shuffled so far (epochs)
         self.epoch = 0
         self.pile: VirtualPile | None = None
         self._starts: dict[tuple[int, ...], int] = {}
 
-    def _keyed_shuffle(self, cards: list[int], epoch: int) -> list[int]:
+    def _keyed_shuffle(self, cards: list[int]) -> list[int]:
         """A uniform shuffle keyed by the seed and the cards themselves (so that the
         rotations of a deal shuffle a later round's pile alike even if one of them had a
         reshuffle more), and by how often these very cards started an epoch before (so no
@@ -115,14 +112,16 @@ class CoupledDeck:
         self._starts[key] = again + 1
         digest = hashlib.sha256(repr(key).encode()).digest()
         rng = np.random.default_rng([self.seed, _TAG, int.from_bytes(digest[:8], "little"), again])
-        return [cards[i] for i in rng.permutation(len(cards)).tolist()]
+        out = list(cards)
+        shuffle_unseen(out, rng)
+        return out
 
     def order_for(self, cards: Sequence[int], owner: int | None) -> list[int]:
         """The new order of the face-down ``cards`` (as the game lists them) before a step
         whose chance is ``owner``'s; a new epoch when they are not what the last order left."""
         if self.pile is None or not self.pile.follow(cards):
             self.epoch += 1
-            self.pile = VirtualPile(self._shuffle(list(cards), self.epoch), self.game.num_players,
+            self.pile = VirtualPile(self._keyed_shuffle(list(cards)), self.game.num_players,
                                     type(self.game).UNSEEN_TOP)
         return self.pile.order(owner)
 

@@ -51,6 +51,15 @@ class ValueFunction(Protocol):
         ...
 
 
+def reads_views(value: object) -> bool:
+    """Whether ``value`` reads a state only through every seat's View, so that two states
+    alike in all of them (the same encoded observations, :meth:`Game.observe`, which
+    :meth:`Game.decode` inverts) get the same values: its ``reads_views`` attribute (true
+    for :class:`ValueNet`, its :class:`Lookahead` and :class:`UniformValue`; a value of
+    one's own that reads the face-down order, say, must leave it unset)."""
+    return getattr(value, "reads_views", False) is True
+
+
 def game_points(game: Game[S, V], state: S) -> np.ndarray:
     """The points of a finished game (1 a sole win, ``1/k`` a win shared by ``k``, else 0)."""
     r = game.returns(state)
@@ -163,7 +172,7 @@ class Lookahead(Generic[S, V]):
         self.name = f"lookahead({getattr(value, 'name', 'value')})"
         #: as ``value``'s: the fixed player sees only the mover's View, and the moves it plays
         #: meet no chance (:func:`agents.measure.reads_views`)
-        self.reads_views: bool = getattr(value, "reads_views", False) is True
+        self.reads_views: bool = reads_views(value)
         #: the value's own (see :class:`agents.measure.ChanceCorrector`)
         self.coefficients: dict[str, float] = dict(getattr(value, "coefficients", None) or {})
 

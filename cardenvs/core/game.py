@@ -188,6 +188,18 @@ def shuffle_unseen(cards: list[int], rng: np.random.Generator) -> None:
         cards[:] = [cards[i] for i in rng.permutation(len(cards)).tolist()]
 
 
+def taken_from_top(listed: Sequence[int], pile: Sequence[int], top: int) -> int | None:
+    """How many cards a draw took from the top of the face-down list ``listed`` (its top at
+    ``top``: ``-1`` the end, ``0`` the front, a game's :attr:`Game.UNSEEN_TOP`) to leave
+    ``pile``; ``None`` when ``pile`` is not what such a draw leaves (cards added, or the
+    rest re-ordered)."""
+    j = len(listed) - len(pile)
+    if j < 0:
+        return None
+    rest = list(listed[j:]) if top == 0 else list(listed[: len(listed) - j])
+    return j if list(pile) == rest else None
+
+
 class Game(ABC, Generic[S, V]):
     """A game's rules under fixed options. Subclasses fill in the class variables."""
 

@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from ..core.game import Game
+from ..core.game import Game, taken_from_top
 from .compare import assert_envs_agree, assert_same, copies, play_in_lockstep
 from .target import GameRef, Target, resolve
 
@@ -657,8 +657,7 @@ def check_draws(
                 j = len(emitted) - len(now)
                 if j <= 0:
                     continue  # nothing taken, or the pile grew (a reshuffle, a round)
-                rest = emitted[j:] if top == 0 else emitted[: len(emitted) - j]
-                assert now == rest, (
+                assert taken_from_top(emitted, now, top) == j, (
                     f"step {step}: a draw of {j} card(s) did not take them from the "
                     f"{'front' if top == 0 else 'end'} of the face-down list (UNSEEN_TOP = {top}), "
                     "or re-ordered the rest"

@@ -29,6 +29,8 @@ from agents.measure.coupling import CoupledDeck, VirtualPile, coupled_draws, dra
 from cardenvs.core.loop import Turn, play
 
 ENVS = ("line_v0", "lineit_v0", "rummy432_v0")
+#: each game's face-down cards (what redraw_unseen re-orders)
+PILES = {"line_v0": "draw", "lineit_v0": "deck", "rummy432_v0": "pile"}
 
 
 def _uniform_sequences(cards: list[int], draws: int) -> dict[tuple[int, ...], Fraction]:
@@ -68,7 +70,8 @@ def test_an_owner_rule_that_peeks_would_be_caught() -> None:
         def order(self, owner: int | None) -> list[int]:
             super().order(owner)
             self._emitted.sort(key=lambda i: -self.cards[i])  # the highest card first: no shuffle
-            return [self.cards[i] for i in self._emitted][::-1]
+            self._listed = [self.cards[i] for i in self._emitted][::-1]
+            return list(self._listed)
 
     import agents.measure.coupling as coupling
 
@@ -121,7 +124,7 @@ def test_the_card_a_game_draws_is_uniform(env: str) -> None:
     is equally likely on each end of the pile (chi-square over 4,000 keys)."""
     game = cardenvs.game_class(env)(2)
     state = game.new_state(np.random.default_rng(11))
-    pile_of = {"line_v0": "draw", "lineit_v0": "deck", "rummy432_v0": "pile"}[env]
+    pile_of = PILES[env]
     cards = sorted(getattr(state, pile_of))
     firsts: collections.Counter[int] = collections.Counter()
     lasts: collections.Counter[int] = collections.Counter()
@@ -233,7 +236,7 @@ def test_evaluate_takes_and_reports_coupled_draws() -> None:
 
 def _epochs_and_growths(env: str, seed: int) -> tuple[int, int, int]:
     """A greedy game with coupled draws: (epochs, chance steps, times the pile grew)."""
-    pile_of = {"line_v0": "draw", "lineit_v0": "deck", "rummy432_v0": "pile"}[env]
+    pile_of = PILES[env]
     game = cardenvs.game_class(env)(2)
     rng = np.random.default_rng(seed)
     state = game.new_state(rng)
@@ -257,8 +260,6 @@ def test_each_game_draws_from_the_top_it_names(env: str) -> None:
         epochs, steps, grew = _epochs_and_growths(env, seed)
         assert steps > 5 and 1 <= epochs <= 1 + grew
 
-
-PILES = {"line_v0": "draw", "lineit_v0": "deck", "rummy432_v0": "pile"}
 
 
 @settings(max_examples=12, deadline=None)

@@ -143,3 +143,14 @@ def test_a_game_that_names_the_wrong_top_is_caught(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(LineItGame, "UNSEEN_TOP", 1)
     with pytest.raises(AssertionError, match="UNSEEN_TOP is 0"):
         testing.check_draws("lineit_v0", 2)
+
+
+def test_taken_from_top_reads_either_end() -> None:
+    from cardenvs.core.game import taken_from_top
+
+    assert taken_from_top([1, 2, 3, 4], [1, 2], -1) == 2  # the end is the top
+    assert taken_from_top([1, 2, 3, 4], [3, 4], 0) == 2  # the front is the top
+    assert taken_from_top([1, 2, 3, 4], [1, 2, 3, 4], 0) == 0
+    assert taken_from_top([1, 2, 3, 4], [3, 4], -1) is None  # taken from the wrong end
+    assert taken_from_top([1, 2, 3, 4], [2, 1], -1) is None  # the rest re-ordered
+    assert taken_from_top([1, 2], [1, 2, 5], -1) is None  # cards came back
