@@ -38,6 +38,11 @@ tuned on these games.
 plays the new entrant against every stored entrant of each table asked for, adds its
 pairs to the stored results (``--results``, default ``docs/results/leaderboard.json``),
 refits and rewrites the page; nothing already stored is played again.
+
+**Estimator.**  Each stored pair records the estimator it was measured with
+(``control_variates``, ``coupled_draws``; ``--no-control-variates``, ``--coupled-draws``),
+and the page names it per table.  A table's pairs share one: a command asking another of
+a table that holds pairs is refused before anything is played.
 """
 
 from __future__ import annotations
@@ -98,6 +103,10 @@ class Pair:
     deals: int
     variance_ratio: float
     seconds: float
+    #: the estimator the pair was measured with (pairs stored before these were recorded:
+    #: control variates on, the shared face-down pile)
+    control_variates: bool = True
+    coupled_draws: bool = False
 
     @property
     def weight(self) -> float:
@@ -110,7 +119,7 @@ class Pair:
         """B's score against A from the same 2-player games."""
         return Pair(self.b, self.a, 1 - self.share, 1 - self.high, 1 - self.low, 1 - self.plain_share,
                     1 - self.plain_high, 1 - self.plain_low, self.games, self.deals, self.variance_ratio,
-                    self.seconds)
+                    self.seconds, self.control_variates, self.coupled_draws)
 
 
 def default_entrants(env: str) -> dict[str, str]:
@@ -129,17 +138,19 @@ def default_entrants(env: str) -> dict[str, str]:
 
 
 def play_pair(env: str, players: int, a: str, b: str, entrants: dict[str, str], deals: int, seed: int,
-              workers: int, backend: str, address: str | None, control_variates: bool) -> Pair:
-    """A against B: ``deals`` deals, each under every rotation (``deals x players`` games)."""
+              workers: int, backend: str, address: str | None, control_variates: bool,
+              coupled_draws: bool = False) -> Pair:
+    """A against B: ``deals`` deals, each under every rotation (``deals x players`` games),
+    with the control variates and coupled draws (:func:`agents.evaluate`) as asked."""
     start = time.time()
     kwargs: dict[str, Any] = {} if backend == "local" else {"backend": backend, "ray_address": address}
     spec = {n: _absolute(entrants[n]) for n in (a, b)}
     res = agents.evaluate(spec[a], env, against=[spec[b]], games=deals * players, players=players,
                           workers=workers, seed=seed, progress=True, verbose=False, name=a,
-                          control_variates=control_variates, **kwargs)
+                          control_variates=control_variates, coupled_draws=coupled_draws, **kwargs)
     s = res.scores[spec[b]]
     return Pair(a, b, s.share, s.low, s.high, s.plain_share, s.plain_low, s.plain_high, s.games, s.deals,
-                s.variance_ratio, time.time() - start)
+                s.variance_ratio, time.time() - start, control_variates, coupled_draws)
 
 
 def _absolute(spec: str) -> str:
@@ -255,6 +266,27 @@ def pairs_of(table: dict[str, Any]) -> list[Pair]:
     return [Pair(**p) for p in table["pairs"]]
 
 
+#: the estimator settings a table records, with their values for pairs stored before them
+ESTIMATOR = {"control_variates": True, "coupled_draws": False}
+
+
+def estimator_of(pairs: list[Pair]) -> dict[str, bool] | None:
+    """The estimator settings every one of ``pairs`` was measured with (``None``: none stored)."""
+    settings = {tuple(getattr(p, k) for k in ESTIMATOR) for p in pairs}
+    if not settings:
+        return None
+    if len(settings) > 1:  # only a hand-edited store gets here: main refuses to mix them
+        raise ValueError(f"the stored pairs mix estimator settings {sorted(settings)} of {list(ESTIMATOR)}")
+    return dict(zip(ESTIMATOR, settings.pop()))
+
+
+def describe_estimator(settings: dict[str, bool]) -> str:
+    """The estimator in words, for the page."""
+    cv = "control variates" if settings["control_variates"] else "no control variates (plain points)"
+    draws = "coupled draws" if settings["coupled_draws"] else "the shared face-down pile"
+    return f"duplicate deals, {cv}, {draws}"
+
+
 # ---------------------------------------------------------------------------- the page
 def pct(x: float) -> str:
     return f"{100 * x:.1f}%"
@@ -323,6 +355,9 @@ def render(store: dict[str, Any], command: str) -> str:
                   "variance ratio (plain / reduced) per pair: "
                   f"median {np.median(ratio):.2f}, range {min(ratio):.2f}-{max(ratio):.2f}; "
                   f"{sum(p.seconds for p in pairs) / 60:.1f} minutes of games.", ""]
+        settings = estimator_of(pairs)
+        assert settings is not None
+        lines += [f"Estimator: {describe_estimator(settings)}.", ""]
         entrants = ", ".join(f"`{n}` = `{spec}`" for n, spec in table["entrants"].items())
         seeds = ", ".join(str(x) for x in sorted(set(table.get("seeds", []))))
         lines += [f"Entrants: {entrants}. Deals from seed {seeds or 'unknown'} "
@@ -373,6 +408,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--workers", type=int, default=1)
     add_backend_arguments(ap)
     ap.add_argument("--no-control-variates", action="store_true", help="plain points only")
+    ap.add_argument("--coupled-draws", action="store_true",
+                    help="deal the face-down cards out to the seats in advance (agents.evaluate's "
+                         "coupled_draws); a table keeps the estimator its stored pairs were measured with")
     ap.add_argument("--results", default=str(RESULTS), help="the stored results (JSON)")
     ap.add_argument("--out", default=str(PAGE), help="the page")
     ap.add_argument("--render", action="store_true", help="only rewrite the page from the stored results")
@@ -385,6 +423,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     store = load(results)
     command = command_line("experiments.leaderboard", argv)
     if not args.render:
+        _check_estimator(store, args, ap)
         store.setdefault("commands", []).append(command)
         for env in args.envs:
             game = cardenvs.game_class(env)
@@ -418,6 +457,21 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     return store
 
 
+def _check_estimator(store: dict[str, Any], args: argparse.Namespace, ap: argparse.ArgumentParser) -> None:
+    """Refuse, before anything is played or stored, a command whose estimator differs from
+    the one a stored table it would add to was measured with."""
+    asked = {"control_variates": not args.no_control_variates, "coupled_draws": args.coupled_draws}
+    for env in args.envs:
+        for players in args.players:
+            table = store["tables"].get(f"{env}/{players}")
+            stored = estimator_of(pairs_of(table)) if table else None
+            if stored is not None and stored != asked:
+                ap.error(f"the stored pairs of {env} at {players} players were measured with "
+                         f"{describe_estimator(stored)}, and this command asks for "
+                         f"{describe_estimator(asked)}: a table's ratings come from one estimator. "
+                         "Give the same options, or --results ANOTHER.json for a table of its own")
+
+
 def _play_missing(table: dict[str, Any], names: list[str], deals_for: dict[str, int],
                   args: argparse.Namespace, backend: str, address: str | None) -> None:
     """Play every pair among ``names`` the table does not hold yet (both directions above 2 players)."""
@@ -429,7 +483,7 @@ def _play_missing(table: dict[str, Any], names: list[str], deals_for: dict[str, 
             continue
         deals = min([args.deals, *(deals_for[n] for n in (a, b) if n in deals_for)])
         pair = play_pair(env, players, a, b, table["entrants"], deals, args.seed, args.workers, backend,
-                         address, not args.no_control_variates)
+                         address, not args.no_control_variates, args.coupled_draws)
         table["pairs"].append(asdict(pair))
         print(f"{env} {players}p {a} vs {b}: {pct(pair.share)} [{pct(pair.low)}, {pct(pair.high)}], plain "
               f"{pct(pair.plain_share)}, ratio {pair.variance_ratio:.2f}, {pair.games} games, "

@@ -111,3 +111,30 @@ def test_sweeps_stay_finite() -> None:
     p = Pair("greedy", "random", 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 200, 100, 0.0, 1.0)
     r = fit(names, [p], 2)
     assert np.all(np.isfinite(r)) and r[0] < -3  # random, far below greedy
+
+
+def test_a_table_keeps_the_estimator_its_pairs_were_measured_with(tmp_path: Path) -> None:
+    import agents
+
+    results, page = tmp_path / "lb.json", tmp_path / "lb.md"
+    common = ["--envs", "rummy432_v0", "--players", "2", "--deals", "3", "--results", str(results),
+              "--out", str(page), "--entrants", "greedy", "planner"]
+    store = leaderboard.main([*common, "--coupled-draws"])
+    (pair,) = store["tables"]["rummy432_v0/2"]["pairs"]
+    assert pair["coupled_draws"] is True and pair["control_variates"] is True
+    # the stored figure is agents.evaluate's with the same estimator
+    res = agents.evaluate("greedy", "rummy432_v0", against=["planner"], games=6, seed=leaderboard.SEED,
+                          control_variates=True, coupled_draws=True, progress=False, verbose=False)
+    s = res.scores["planner"]
+    assert (pair["share"], pair["plain_share"], pair["variance_ratio"]) == (s.share, s.plain_share,
+                                                                            s.variance_ratio)
+    assert "Estimator: duplicate deals, control variates, coupled draws." in page.read_text()
+    before = results.read_text()
+    with pytest.raises(SystemExit):  # the shared pile into a coupled table: refused, nothing stored
+        leaderboard.main(common)
+    with pytest.raises(SystemExit):
+        leaderboard.main([*common, "--coupled-draws", "--no-control-variates", "--add", "random"])
+    assert results.read_text() == before
+    # pairs stored before the settings were recorded read as control variates on, the shared pile
+    old = {k: v for k, v in pair.items() if k not in leaderboard.ESTIMATOR}
+    assert leaderboard.estimator_of([Pair(**old)]) == {"control_variates": True, "coupled_draws": False}
