@@ -41,6 +41,8 @@ from typing import Protocol, TypeVar, cast
 
 from cardenvs.core.loop import PlayerLike
 
+from .threads import limit_worker
+
 #: where the match runners play: this machine's processes, or a Ray cluster
 BACKENDS = ("local", "ray")
 
@@ -122,6 +124,7 @@ def _play_chunk(play_one: Callable[[M], R], install: Callable[[bytes], None], ch
         install(blob)
         _installed = token
     _one_torch_thread()
+    limit_worker()
     return [play_one(m) for m in chunk]
 
 

@@ -36,6 +36,7 @@ from cardenvs.core.loop import Player, PlayerLike, as_player, play
 from ..players.ladder import make_agent
 from . import ray_backend
 from .ray_backend import check_backend
+from .threads import blas_limit, limit_worker, one_blas_thread
 
 #: the player objects of the running tournament, by label (per process; see :func:`run_matches`)
 _ENTRANTS: dict[str, PlayerLike] = {}
@@ -169,12 +170,15 @@ def schedule(env_name: str, levels: Sequence[str], players: int, games: int, see
     return out
 
 
-def _install_entrants(blob: bytes) -> None:
-    """Worker initializer: the tournament's player objects, sent with cloudpickle."""
-    import cloudpickle
-
+def _install_entrants(blob: bytes | None) -> None:
+    """Worker initializer: the tournament's player objects, sent with cloudpickle (``None``:
+    none), and one BLAS thread (:mod:`agents.evaluation.threads`)."""
+    limit_worker()
     _ENTRANTS.clear()
-    _ENTRANTS.update(cloudpickle.loads(blob))
+    if blob is not None:
+        import cloudpickle
+
+        _ENTRANTS.update(cloudpickle.loads(blob))
     try:  # one torch thread per worker process, if a player brought torch along
         import sys
 
@@ -195,11 +199,14 @@ def run_matches(matches: Sequence[Match], workers: int = 1, progress: bool = Tru
     ``make`` builds the other seats' agents (see :func:`play_match`); with ``workers > 1``
     or Ray it must be a module-level function (it is sent to the workers).
 
+    The games run with one BLAS thread a process (:mod:`agents.evaluation.threads`).
+
     ``backend="ray"`` plays the matches as Ray tasks on the Ray at ``ray_address``
     (``None``: a local Ray, ``workers > 1`` capping its CPUs; ``"auto"``: the running
     cluster), with the same results in the same order (:mod:`agents.evaluation.ray_backend`).
     """
     check_backend(backend, ray_address)
+    blas_limit()  # a bad CARDENVS_BLAS_THREADS is refused here, not in a worker
     entrants = dict(entrants or {})
     play_one = play_match if make is None else functools.partial(play_match, make=make)
     if backend == "ray":
@@ -216,18 +223,17 @@ def run_matches(matches: Sequence[Match], workers: int = 1, progress: bool = Tru
             it: Iterable[MatchResult] = map(play_one, matches)
             if progress:
                 it = tqdm(it, total=len(matches), desc=desc, unit="game")
-            return list(it)
+            with one_blas_thread():
+                return list(it)
         finally:
             _ENTRANTS.clear()
             _ENTRANTS.update(saved)
+    blob: bytes | None = None
     if entrants:
         import cloudpickle
 
         blob = cloudpickle.dumps(entrants)
-        pool = ProcessPoolExecutor(workers, initializer=_install_entrants, initargs=(blob,))
-    else:
-        pool = ProcessPoolExecutor(workers)
-    with pool:
+    with ProcessPoolExecutor(workers, initializer=_install_entrants, initargs=(blob,)) as pool:
         # small chunks: games of one pair can differ tenfold in length, and a worker left
         # with a long chunk at the end holds up the others (a chunk is one game up to
         # ~250 games a worker, where sending each game alone would start to cost)

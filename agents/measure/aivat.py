@@ -57,7 +57,9 @@ float32 rounding, for about 30% fewer values in Line.
 The corrector has its own ``rng``, separate from the game's: the game plays move for move
 as it would without it (the players see nothing of it), and the corrections are
 reproducible for a seed.  A value net's small matrix products run fastest on one BLAS
-thread (``OPENBLAS_NUM_THREADS=1``, or ``OMP_NUM_THREADS=1``, set before numpy loads).
+thread: the library's evaluation loops set that themselves
+(:mod:`agents.evaluation.threads`); a loop of one's own around :func:`play_corrected` can
+run inside :func:`agents.evaluation.threads.one_blas_thread`.
 """
 
 from __future__ import annotations
