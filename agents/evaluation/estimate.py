@@ -49,7 +49,8 @@ def t_quantile(df: int, z: float = Z95) -> float:
 def mean_interval(values: list[float], lo: float = 0.0, hi: float = 1.0) -> tuple[float, float, float, float]:
     """``(mean, low, high, variance)``: the mean of ``values`` with its 95% Student-t interval
     (clipped to ``[lo, hi]`` where that keeps the mean inside) and the sample variance of
-    one value."""
+    one value.  Values all alike (a sweep, or every deal won once by each seat) get an
+    interval from the chance that unlike values exist but did not come up, not a width of 0."""
     n = len(values)
     if n == 0:
         return 0.0, lo, hi, math.nan
@@ -57,6 +58,13 @@ def mean_interval(values: list[float], lo: float = 0.0, hi: float = 1.0) -> tupl
     if n == 1:
         return m, lo, hi, math.nan
     var = math.fsum((v - m) ** 2 for v in values) / (n - 1)
+    if var == 0.0 and lo <= m <= hi:
+        # every value alike (a sweep): a zero-width interval would claim certainty.  Values
+        # unlike these may still come up, with a chance of at most q (q = 1 - 0.025^(1/n):
+        # n alike values have a chance of 2.5% below that), and can move the mean at most q
+        # of the way to either end of the range
+        q = 1.0 - 0.025 ** (1.0 / n)
+        return m, m - q * (m - lo), m + q * (hi - m), var
     half = t_quantile(n - 1) * math.sqrt(var / n)
     # clipped to the range a score can have, but never past the mean: a reduced mean may
     # itself lie a little outside the range (it is unbiased, not bounded)

@@ -5,8 +5,8 @@ player's View and the legal moves), in parallel over processes or on a Ray clust
 progress bar.
 
 * Win rates: a game's score for a player is 1 for a sole win, ``1/k`` for a win shared
-  by ``k``, else 0. Pairwise win rates (two-player games) come with 95% Wilson
-  intervals from ``scipy.stats.binomtest``.
+  by ``k``, else 0. Win rates come with 95% Student-t intervals over deals (a deal's
+  games under its rotations of the seats averaged into one score; :func:`analyse`).
 * Ratings: ``openskill``'s Plackett-Luce model over every game's finishing order,
   reported as ``mu ± 2 sigma`` and the conservative ordinal ``mu - 3 sigma``.
 
@@ -295,7 +295,8 @@ class Report:
         if self.truncated:
             lines.append(f"({self.truncated} games truncated by the turn cap count as no result)")
         if self.pairwise:
-            lines += ["", "Win rate of the row level against the column level (95% Wilson interval):", "",
+            lines += ["", "Win rate of the row level against the column level (95% interval over deals, "
+                      "each deal's rotations of the seats averaged):", "",
                       "| vs | " + " | ".join(self.levels) + " |",
                       "|---|" + "---:|" * len(self.levels)]
             for a in self.levels:
@@ -370,48 +371,58 @@ def _wilson(successes: float, n: int) -> tuple[float, float]:
 
 
 def analyse(results: Sequence[MatchResult], levels: Sequence[str]) -> Report:
-    """Win rates with intervals and openskill ratings from played matches."""
+    """Win rates with intervals and openskill ratings from played matches.
+
+    The intervals are 95% Student-t intervals over deals (:func:`agents.evaluation.estimate.estimate`):
+    the games a deal is played in under its rotations of the seats (one seed, the same
+    entrants: :func:`schedule`'s duplicate deals) are averaged into one score, since they are
+    not independent (what the cards gave one seat they took from another); matches that
+    share no deal are each their own.
+    """
     from openskill.models import PlackettLuce
+
+    from .estimate import estimate
 
     first = results[0].match
     players = len(first.seats)
     rep = Report(first.env_name, players, list(levels), len(results))
     model = PlackettLuce()
     rating = {lvl: model.rating(name=lvl) for lvl in levels}
-    pair: dict[tuple[str, str], list[float]] = {}
-    score_sum = dict.fromkeys(levels, 0.0)
+    #: per directed pair / per level: (deal, points) of every game that counted
+    pair: dict[tuple[str, str], list[tuple[object, float, None]]] = {}
+    scored: dict[str, list[tuple[object, float, None]]] = {lvl: [] for lvl in levels}
     reward_sum = dict.fromkeys(levels, 0.0)
-    count = dict.fromkeys(levels, 0)
     for res in results:
         if res.truncated:
             rep.truncated += 1
             continue
         seats = res.match.seats
+        deal = (res.match.seed, tuple(sorted(seats)), res.match.options)
         sc = points(res.rewards)
         for i, lvl in enumerate(seats):
-            score_sum[lvl] += sc[i]
+            scored[lvl].append((deal, sc[i], None))
             reward_sum[lvl] += res.rewards[i]
-            count[lvl] += 1
         if players == 2:
             a, b = seats
-            pair.setdefault((a, b), []).append(sc[0])
-            pair.setdefault((b, a), []).append(sc[1])
+            pair.setdefault((a, b), []).append((deal, sc[0], None))
+            pair.setdefault((b, a), []).append((deal, sc[1], None))
         distinct = len(set(seats)) == len(seats)
         if distinct:
             ranks = [-r for r in res.rewards]
             teams = model.rate([[rating[lvl]] for lvl in seats], ranks=ranks)
             for lvl, team in zip(seats, teams):
                 rating[lvl] = team[0]
-    for key, vals in pair.items():
-        n = len(vals)
-        p = sum(vals) / n
-        lo, hi = _wilson(sum(vals), n)
-        rep.pairwise[key] = (p, n, lo, hi)
+    for key, recs in pair.items():
+        e = estimate(recs)
+        rep.pairwise[key] = (e.share, e.games, e.low, e.high)
     for lvl in levels:
-        n = count[lvl]
-        p = score_sum[lvl] / n if n else 0.0
-        lo, hi = _wilson(score_sum[lvl], n)
-        rep.overall[lvl] = (p, n, lo, hi, reward_sum[lvl] / n if n else 0.0)
+        recs = scored[lvl]
+        n = len(recs)
+        if n:
+            e = estimate(recs)
+            rep.overall[lvl] = (e.share, n, e.low, e.high, reward_sum[lvl] / n)
+        else:
+            rep.overall[lvl] = (0.0, 0, 0.0, 1.0, 0.0)
         r = rating[lvl]
         rep.ratings[lvl] = (float(r.mu), float(r.sigma), float(r.ordinal()))
     return rep

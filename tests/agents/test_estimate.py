@@ -22,7 +22,10 @@ def test_deals_are_the_unit_of_the_interval() -> None:
     records = [(0, 1.0, None), (0, 0.0, None), (1, 0.0, None), (1, 1.0, None)]
     est = estimate(records)
     assert (est.share, est.games, est.deals, est.method) == (0.5, 4, 2, "duplicate")
-    assert est.interval == (0.5, 0.5) and est.variance_ratio == 1.0
+    # two alike deal scores say little: the interval is what a deal unlike them, of chance
+    # q = 1 - 0.025^(1/2), could move the mean (never a width of 0)
+    q = 1 - 0.025 ** 0.5
+    assert est.interval == pytest.approx((0.5 - 0.5 * q, 0.5 + 0.5 * q)) and est.variance_ratio == 1.0
     # the same games as independent ones: Wilson's interval over 4 games
     alone = estimate(records, duplicate=False)
     assert alone.deals == 4 and alone.plain_interval == wilson(0.5, 4)
@@ -53,3 +56,17 @@ def test_mean_interval_covers_at_the_stated_rate() -> None:
         _, lo, hi, _ = mean_interval(vals)
         hits += lo <= 0.5 <= hi
     assert 0.93 < hits / 2000 < 0.97
+
+
+def test_a_sweep_gets_an_interval_of_its_deals_not_a_width_of_zero() -> None:
+    m, lo, hi, var = mean_interval([1.0] * 40)
+    assert (m, hi, var) == (1.0, 1.0, 0.0)
+    assert lo == pytest.approx(0.025 ** (1 / 40))  # 0.912, about Wilson's 0.912 for 40 of 40
+    assert lo == pytest.approx(wilson(1.0, 40)[0], abs=0.005)
+    m, lo, hi, _ = mean_interval([0.0] * 100)
+    assert (m, lo) == (0.0, 0.0) and hi == pytest.approx(1 - 0.025 ** (1 / 100))
+    # the bound holds at its rate: deals that differ with chance p = q are all alike in at most 2.5%
+    q = 1 - 0.025 ** (1 / 40)
+    rng = np.random.default_rng(11)
+    alike = (rng.random((20000, 40)) < q).sum(axis=1) == 0
+    assert alike.mean() == pytest.approx(0.025, abs=0.004)

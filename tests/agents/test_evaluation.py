@@ -237,3 +237,25 @@ def test_the_rating_rests_on_the_reduced_scores() -> None:
     narrow = _rate([score("greedy", 0.7, 0.01), score("planner", 0.6, 0.01)], ref, 2, seed=0)
     assert 0 < narrow[1] < strong[1]  # a narrower interval, a smaller sigma
     assert _rate([score("trained", 0.7, 0.05)], ref, 2, seed=0)[2] == 0
+
+
+def test_a_tournaments_intervals_are_over_its_deals() -> None:
+    from agents.evaluation.estimate import mean_interval
+    from agents.evaluation.tournament import Match, MatchResult, analyse
+
+    # deal d: the first seat wins both rotations when d is even (each level wins once: the
+    # deal scores 0.5), the second seat when d is odd but for deal 1, where "a" wins twice
+    results = []
+    for d in range(6):
+        for seats in (("a", "b"), ("b", "a")):
+            first_wins = d % 2 == 0 if d != 1 else seats[0] == "a"
+            results.append(MatchResult(Match("line_v0", seats, d), [1.0, 0.0] if first_wins else [0.0, 1.0],
+                                       10, False))
+    rep = analyse(results, ["a", "b"])
+    per_deal = [0.5, 1.0, 0.5, 0.5, 0.5, 0.5]  # a's points averaged over each deal's rotations
+    share, lo, hi, _ = mean_interval(per_deal)
+    assert rep.pairwise[("a", "b")] == pytest.approx((share, 12, lo, hi))
+    assert rep.pairwise[("b", "a")] == pytest.approx((1 - share, 12, 1 - hi, 1 - lo))
+    assert rep.overall["a"][:4] == pytest.approx((share, 12, lo, hi))
+    assert hi - lo < wilson(share, 12)[1] - wilson(share, 12)[0]  # the games as if independent: wider
+    assert "interval over deals" in rep.markdown()
