@@ -5,9 +5,10 @@ policies multiply small matrices, a few dozen rows at a time.  OpenBLAS spreads 
 product over every core; at these sizes the threads cost more than they add, and with
 several worker processes they fight over the cores: on 2 cores, 60 corrected Line games in
 two workers took 7.6 s with numpy's default threads against 1.7 s with one, and two workers
-were slower than one (``python -m experiments.bench_threads``).  The play loops of :func:`agents.evaluation.tournament.run_matches`
-(in this process, in its workers and in Ray tasks) therefore run with BLAS limited to one
-thread, through ``threadpoolctl``; in this process the caller's limit is restored after.
+were slower than one (``python -m experiments.bench_threads``).  The play loops of
+:func:`agents.evaluation.tournament.run_matches` (in this process, in its workers and in
+Ray tasks) therefore run with BLAS limited to one thread, through ``threadpoolctl``; in
+this process the caller's limit is restored after.
 The environment variable ``CARDENVS_BLAS_THREADS`` sets another limit (a whole number), or
 ``none`` to leave the threads as numpy set them.
 """
