@@ -181,7 +181,8 @@ def _without_move(reason: str, move: str) -> str:
 
 def _init_worker(server_pid: int | None = None, nice: int = 0) -> None:
     """Import the rules and the agents once per worker process, end the worker when the
-    server ends (:func:`_watch_server`), and lower its CPU priority by ``nice``.
+    server ends (:func:`_watch_server`), lower its CPU priority by ``nice``, and run BLAS on
+    one thread (:mod:`agents.evaluation.threads`).
 
     The searches are batch work and the server's event loop is interactive: at a lower
     priority the kernel runs the event loop first whenever it has work (``--worker-nice``;
@@ -193,6 +194,9 @@ def _init_worker(server_pid: int | None = None, nice: int = 0) -> None:
         os.nice(nice)
     import agents.players.ladder  # noqa: F401
     import cardenvs  # noqa: F401
+    from agents.evaluation.threads import limit_worker
+
+    limit_worker()  # the trained nets' small products: one BLAS thread, or the workers fight over the cores
 
 
 def _loaded() -> None:

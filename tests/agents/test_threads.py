@@ -62,3 +62,15 @@ def test_the_variable_sets_or_lifts_the_limit_and_a_bad_value_is_refused(monkeyp
         monkeypatch.setenv(threads.VARIABLE, bad)
         with pytest.raises(ValueError, match="CARDENVS_BLAS_THREADS"):
             run_matches([Match("lineit_v0", ("random", "random"), 0)], workers=2, progress=False)
+
+
+def test_the_tables_worker_processes_run_on_one_blas_thread(monkeypatch: Any) -> None:
+    from cardtable.workers import _init_worker
+
+    monkeypatch.delenv(threads.VARIABLE, raising=False)
+    with (threadpool_limits(limits=2, user_api="blas"),
+          ProcessPoolExecutor(1, initializer=_init_worker) as pool):
+        inside = pool.submit(blas_threads).result()
+    if not inside:
+        pytest.skip("no BLAS library loaded")
+    assert inside == [1] * len(inside)
