@@ -420,6 +420,10 @@ def resolve_policy(policy: object, env_name: str) -> tuple[str, PlayerLike | Non
 # ------------------------------------------------------------------------------ results
 
 
+#: the fields of a :class:`Score` that time its games (machine-dependent, never compared)
+TIMING = ("seconds", "correction_seconds")
+
+
 @dataclass(frozen=True)
 class Score(Estimate):
     """The policy's result against one level: an :class:`~agents.evaluation.estimate.Estimate` (the
@@ -440,6 +444,22 @@ class Score(Estimate):
     truncated: int
     mean_reward: float
     players: int
+    #: CPU seconds of the games against the level, and the corrector's part of them (not
+    #: compared: two runs of the same seeds are equal scores however long they took)
+    seconds: float = field(default=0.0, compare=False)
+    correction_seconds: float = field(default=0.0, compare=False)
+
+    @property
+    def overhead(self) -> float:
+        """The games' CPU with the control variates over their CPU without (1.0 without them)."""
+        rest = self.seconds - self.correction_seconds
+        return self.seconds / rest if self.correction_seconds > 0 and rest > 0 else 1.0
+
+    @property
+    def variance_ratio_per_cpu(self) -> float:
+        """:attr:`variance_ratio` over :attr:`overhead`: above 1 the control variates narrow the
+        interval more than spending their CPU on more plain games would."""
+        return self.variance_ratio / self.overhead
 
     @property
     def separated(self) -> str:
@@ -516,15 +536,23 @@ class Evaluation:
             f"{self.games} games per level (seed {self.seed}): {how}; a shared win is split; fair share "
             f"{1 / self.players:.0%}.",
             "",
-            "| against | games | deals | score [95%] | plain [95%] | variance ratio | wins | shared | losses "
-            "| vs fair share |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+            "| against | games | deals | score [95%] | plain [95%] | variance ratio | CPU, corrected / plain "
+            "| wins | shared | losses | vs fair share |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
         ]
+        corrected = "control variates" in method
         for sc in scores:
+            cpu = f"{sc.overhead:.1f}x" if corrected else "–"
             lines.append(f"| {sc.level} | {sc.games} | {sc.deals} | {sc.share:.1%} [{sc.low:.1%}, "
                          f"{sc.high:.1%}] | {sc.plain_share:.1%} [{sc.plain_low:.1%}, {sc.plain_high:.1%}] | "
-                         f"{sc.variance_ratio:.2f} | {sc.wins} | {sc.shared} | {sc.losses} | "
+                         f"{sc.variance_ratio:.2f} | {cpu} | {sc.wins} | {sc.shared} | {sc.losses} | "
                          f"{sc.separated} |")
+        dear = [sc.level for sc in scores if corrected and sc.variance_ratio_per_cpu < 1]
+        if dear:
+            lines += ["", f"Against {', '.join(dear)} the corrections cost more CPU than they took out of "
+                      "the variance (their CPU factor above the variance ratio): more games "
+                      "without them (`control_variates=False`) would narrow the interval as much for less "
+                      "CPU."]
         lines.append("")
         if self.rating is not None:
             r = self.rating
@@ -541,7 +569,11 @@ class Evaluation:
         return {
             "env": self.env_name, "players": self.players, "policy": self.policy, "games": self.games,
             "seed": self.seed, "options": self.options, "coupled_draws": self.coupled_draws,
-            "scores": {k: {**vars(s)} for k, s in self.scores.items()},
+            # the figures a seed reproduces, apart from the CPU they took on this machine
+            "scores": {k: {f: v for f, v in vars(s).items() if f not in TIMING}
+                       for k, s in self.scores.items()},
+            "cpu": {k: {"seconds": s.seconds, "correction_seconds": s.correction_seconds,
+                        "overhead": s.overhead} for k, s in self.scores.items()},
             "rating": None if self.rating is None else {
                 "mu": self.rating.mu, "sigma": self.rating.sigma, "ordinal": self.rating.ordinal,
                 "place": self.rating.place(), "source": self.rating.reference.source},
@@ -746,7 +778,9 @@ def _level_score(results: Sequence[MatchResult], level: str, label: str, duplica
     return Score(
         **vars(est), level=level, wins=sum(p == 1.0 for p in pts), shared=sum(0.0 < p < 1.0 for p in pts),
         losses=sum(p == 0.0 for p in pts), truncated=len(mine) - n,
-        mean_reward=float(np.mean(rewards)) if rewards else math.nan, players=players)
+        mean_reward=float(np.mean(rewards)) if rewards else math.nan, players=players,
+        seconds=math.fsum(r.seconds for r in mine),
+        correction_seconds=math.fsum(r.correction_seconds for r in mine))
 
 
 def _rate_evaluation(out: Evaluation, levels: Sequence[str], changed: Mapping[str, object]) -> None:

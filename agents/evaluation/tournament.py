@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -82,6 +83,10 @@ class MatchResult:
     #: each seat's chance corrections (its reduced score is its points less this), when
     #: the match asked for them
     corrections: list[float] | None = None
+    #: CPU seconds of the game (the players' choices included), and of the corrector's part
+    #: of them (0.0 without one); not compared, as no two runs take the same time
+    seconds: float = field(default=0.0, compare=False)
+    correction_seconds: float = field(default=0.0, compare=False)
 
 
 class Maker(Protocol):
@@ -99,6 +104,7 @@ def play_match(match: Match, make: Maker | None = None) -> MatchResult:
     ladder does not name).
     """
     make = make_agent if make is None else make
+    began = time.process_time()
     game = cardenvs.game_class(match.env_name)(len(match.seats), **dict(match.options))
     rng = np.random.default_rng(match.seed)
     players: list[Player] = []
@@ -124,11 +130,11 @@ def play_match(match: Match, make: Maker | None = None) -> MatchResult:
         played = play_corrected(game, state, players, rng, chance_rng=match_chance_rng(match.seed),
                                 deal_term=match.deal_term, on_move=hook)
         return MatchResult(match, played.rewards, played.steps, not game.is_terminal(state),
-                           played.corrections)
+                           played.corrections, time.process_time() - began, played.correction_seconds)
     steps = play(game, state, players, rng, on_move=hook)
     terminal = game.is_terminal(state)
     rewards = [float(r) for r in game.returns(state)] if terminal else [0.0] * len(match.seats)
-    return MatchResult(match, rewards, steps, not terminal)
+    return MatchResult(match, rewards, steps, not terminal, None, time.process_time() - began)
 
 
 def full_rotations(g: int, players: int, games: int) -> bool:

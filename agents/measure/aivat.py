@@ -65,8 +65,10 @@ run inside :func:`agents.evaluation.threads.one_blas_thread`.
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Generic, NamedTuple, cast
+from dataclasses import dataclass, field
+from typing import Generic, cast
 
 import numpy as np
 
@@ -368,8 +370,10 @@ class ChanceCorrector(Generic[S, V]):
         self._add("policy" if len(support) > 1 else "chance", turn.state, outcomes)
 
 
-class CorrectedGame(NamedTuple):
-    """A game played with the corrector: what :func:`play_corrected` returns."""
+@dataclass(frozen=True)
+class CorrectedGame:
+    """A game played with the corrector: what :func:`play_corrected` returns (two games are
+    equal when they played and scored alike, however long they took)."""
 
     #: each seat's reward (zeros when the game did not finish)
     rewards: list[float]
@@ -379,6 +383,10 @@ class CorrectedGame(NamedTuple):
     corrections: list[float]
     #: moves played
     steps: int
+    #: CPU seconds of the whole game, and of the corrector's part of them (its brackets'
+    #: outcomes and values), so that its overhead can be stated
+    seconds: float = field(default=0.0, compare=False)
+    correction_seconds: float = field(default=0.0, compare=False)
 
 
 def play_corrected(game: Game[S, V], state: S, players: Sequence[Player | None] | Mapping[int, Player],
@@ -406,6 +414,8 @@ def play_corrected(game: Game[S, V], state: S, players: Sequence[Player | None] 
     ``stratified``: rotations of one shuffle as the redraws (default the value's own,
     :func:`default_stratified`).
     ``on_move``/``after_move``: the caller's own hooks, called after the corrector's.
+    The result's ``seconds`` and ``correction_seconds`` are the game's CPU time and the
+    corrector's part of it (this process's; the value's BLAS threads included).
     """
     if value is None:
         value = value_for(game)
@@ -420,15 +430,24 @@ def play_corrected(game: Game[S, V], state: S, players: Sequence[Player | None] 
     corr = ChanceCorrector(game, value, crng, samples, deal_samples,
                            policies=[None if pl is None else known_policy(pl) for pl in seats],
                            deal_term=deal_term, stratified=stratified)
+    clock = time.process_time
+    began = clock()
     corr.start(state)
+    spent = clock() - began
 
     def before(turn: Turn) -> None:
+        nonlocal spent
+        t = clock()
         corr.on_move(turn)
+        spent += clock() - t
         if on_move is not None:
             on_move(turn)
 
     def after(turn: Turn) -> None:
+        nonlocal spent
+        t = clock()
         corr.after_move(turn)
+        spent += clock() - t
         if after_move is not None:
             after_move(turn)
 
@@ -438,4 +457,4 @@ def play_corrected(game: Game[S, V], state: S, players: Sequence[Player | None] 
         pts = [float(x) for x in game_points(game, state)]
     else:
         rewards, pts = [0.0] * n, [0.0] * n
-    return CorrectedGame(rewards, pts, corr.corrections, steps)
+    return CorrectedGame(rewards, pts, corr.corrections, steps, clock() - began, spent)

@@ -259,3 +259,48 @@ def test_a_tournaments_intervals_are_over_its_deals() -> None:
     assert rep.overall["a"][:4] == pytest.approx((share, 12, lo, hi))
     assert hi - lo < wilson(share, 12)[1] - wilson(share, 12)[0]  # the games as if independent: wider
     assert "interval over deals" in rep.markdown()
+
+
+def test_the_corrections_cpu_is_stated_and_flagged_where_it_costs_more_than_it_saves() -> None:
+    import dataclasses
+    import time
+
+    from agents.measure import play_corrected
+
+    # a value that burns CPU: the corrector's part of the game's CPU is at least what it burned
+    burned = []
+
+    def slow_uniform(game: Any, states: Any) -> np.ndarray:
+        t = time.process_time()
+        while time.process_time() - t < 0.002:
+            pass
+        burned.append(time.process_time() - t)
+        n = game.num_players
+        out = np.full((len(states), n), 1.0 / n)
+        for i, s in enumerate(states):
+            if game.is_terminal(s):
+                r = game.returns(s)
+                win = np.array([x == max(r) for x in r], float)
+                out[i] = win / win.sum()
+        return out
+
+    game = cardenvs.game_class("lineit_v0")(2)
+    rng = np.random.default_rng(0)
+    state = game.new_state(rng)
+    done = play_corrected(game, state, [agents.make_agent("lineit_v0", "random", seed=s) for s in (1, 2)], rng,
+                          slow_uniform, samples=2)
+    assert len(burned) > 3 and sum(burned) <= done.correction_seconds <= done.seconds
+
+    res = agents.evaluate(first_legal, "lineit_v0", against=["greedy"], games=4, progress=False, verbose=False)
+    s = res.scores["greedy"]
+    assert 0 < s.correction_seconds < s.seconds and s.overhead == pytest.approx(
+        s.seconds / (s.seconds - s.correction_seconds))
+    assert res.to_dict()["cpu"]["greedy"]["overhead"] == s.overhead and "seconds" not in res.to_dict()["scores"]
+    # the note appears exactly where the CPU factor exceeds the variance ratio
+    for ratio, flagged in ((s.overhead * 2, False), (s.overhead / 2, True)):
+        res.scores["greedy"] = dataclasses.replace(s, variance_ratio=ratio)
+        assert ("cost more CPU than they took out" in res.markdown()) is flagged
+        assert f"| {s.overhead:.1f}x |" in res.markdown()
+    plain = agents.evaluate(first_legal, "lineit_v0", against=["greedy"], games=4, progress=False,
+                            verbose=False, control_variates=False)
+    assert plain.scores["greedy"].overhead == 1.0 and "| – |" in plain.markdown()
