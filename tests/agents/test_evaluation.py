@@ -287,15 +287,17 @@ def test_the_corrections_cpu_is_stated_and_flagged_where_it_costs_more_than_it_s
     game = cardenvs.game_class("lineit_v0")(2)
     rng = np.random.default_rng(0)
     state = game.new_state(rng)
-    done = play_corrected(game, state, [agents.make_agent("lineit_v0", "random", seed=s) for s in (1, 2)], rng,
-                          slow_uniform, samples=2)
+    players = [agents.make_agent("lineit_v0", "random", seed=s) for s in (1, 2)]
+    done = play_corrected(game, state, players, rng, slow_uniform, samples=2)
     assert len(burned) > 3 and sum(burned) <= done.correction_seconds <= done.seconds
 
-    res = agents.evaluate(first_legal, "lineit_v0", against=["greedy"], games=4, progress=False, verbose=False)
+    res = agents.evaluate(first_legal, "lineit_v0", against=["greedy"], games=4, progress=False,
+                          verbose=False)
     s = res.scores["greedy"]
     assert 0 < s.correction_seconds < s.seconds and s.overhead == pytest.approx(
         s.seconds / (s.seconds - s.correction_seconds))
-    assert res.to_dict()["cpu"]["greedy"]["overhead"] == s.overhead and "seconds" not in res.to_dict()["scores"]
+    data = res.to_dict()
+    assert data["cpu"]["greedy"]["overhead"] == s.overhead and "seconds" not in data["scores"]["greedy"]
     # the note appears exactly where the CPU factor exceeds the variance ratio
     for ratio, flagged in ((s.overhead * 2, False), (s.overhead / 2, True)):
         res.scores["greedy"] = dataclasses.replace(s, variance_ratio=ratio)
