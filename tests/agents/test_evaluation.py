@@ -296,7 +296,7 @@ def test_the_corrections_cpu_is_stated_and_flagged_where_it_costs_more_than_it_s
     s = res.scores["greedy"]
     assert 0 < s.correction_seconds < s.seconds and s.overhead == pytest.approx(
         s.seconds / (s.seconds - s.correction_seconds))
-    data = res.to_dict()
+    data: Any = res.to_dict()
     assert data["cpu"]["greedy"]["overhead"] == s.overhead and "seconds" not in data["scores"]["greedy"]
     # the note appears exactly where the CPU factor exceeds the variance ratio
     for ratio, flagged in ((s.overhead * 2, False), (s.overhead / 2, True)):
