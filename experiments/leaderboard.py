@@ -31,8 +31,9 @@ pair's share drawn from a normal with its own interval's standard error.  Nothin
 tuned on these games.
 
 **Lower bounds.**  The 2-player ABR and LBR scores come from the pages
-``docs/results/abr.md`` and ``docs/results/best_response.md`` written by
-``experiments.best_response`` (read back by :func:`read_bounds`).
+``docs/results/abr.md`` (and ``abr_30min.md``, whose 30-minute runs replace the 3-minute
+figures of the targets they cover) and ``docs/results/best_response.md`` written by
+``experiments.best_response`` (read back by :func:`read_all_bounds`).
 
 **Adding a row.**  ``--add SPEC`` (a level name, ``policy:FILE.npz`` or an ``.npz`` file)
 plays the new entrant against every stored entrant of each table asked for, adds its
@@ -57,6 +58,7 @@ import itertools
 import json
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -75,7 +77,9 @@ ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "docs" / "results" / "leaderboard.json"
 PAGE = ROOT / "docs" / "results" / "leaderboard.md"
 #: the pages the lower bounds are read from
-BOUNDS = {"ABR": ROOT / "docs" / "results" / "abr.md", "LBR": ROOT / "docs" / "results" / "best_response.md"}
+#: (later pages replace an earlier page's figure for the same target: a longer run's bound)
+BOUNDS = {"ABR": (ROOT / "docs" / "results" / "abr.md", ROOT / "docs" / "results" / "abr_30min.md"),
+          "LBR": (ROOT / "docs" / "results" / "best_response.md",)}
 SCRATCH = Path(agents.__file__).resolve().parent / "policies" / "scratch"
 #: Elo points per unit of Plackett-Luce strength
 ELO = 400.0 / math.log(10.0)
@@ -250,6 +254,17 @@ def read_bounds(path: Path) -> dict[str, dict[str, str]]:
     return out
 
 
+def read_all_bounds(paths: Sequence[Path]) -> dict[str, dict[str, str]]:
+    """:func:`read_bounds` of every page in order, a later page's figure replacing an
+    earlier one's for the same game and target (the pages of longer runs come later: the
+    longest run's bound is shown, never the best of several, which would overstate it)."""
+    out: dict[str, dict[str, str]] = {}
+    for path in paths:
+        for env, row in read_bounds(path).items():
+            out.setdefault(env, {}).update(row)
+    return out
+
+
 # ---------------------------------------------------------------------------- storing
 def load(path: Path) -> dict[str, Any]:
     """The stored results (``{"tables": {"env/players": {...}}}``), or none."""
@@ -294,7 +309,7 @@ def pct(x: float) -> str:
 
 def render(store: dict[str, Any], command: str) -> str:
     """The page: per table the ratings, the head-to-head matrix and the lower bounds."""
-    bounds = {what: read_bounds(path) for what, path in BOUNDS.items()}
+    bounds = {what: read_all_bounds(paths) for what, paths in BOUNDS.items()}
     lines = [
         "---", "orphan: true", "---", "",
         "# Leaderboard", "",
@@ -309,7 +324,9 @@ def render(store: dict[str, Any], command: str) -> str:
         "seat, the column in the others; fair share 1/players) with its 95% interval; the plain "
         "points in the table under it. **ABR / LBR**: the best score an approximate / local best "
         "response reached against the agent (a lower bound on its exploitability; 2 players only; "
-        "[ABR](abr.md), [LBR](best_response.md)); – where none was run. Value nets are shipped for "
+        "[ABR](abr.md): 30 minutes of training where [a 30-minute run](abr_30min.md) covers the "
+        "target, else 3; "
+        "[LBR](best_response.md)); – where none was run. Value nets are shipped for "
         "every game at 2 players and for Line and Rummy 4x3x2's at 3 and 4 (Line's read through the "
         "planner's lookahead); where there is none (Line-it at 3 and 4) the reduced score is the plain "
         "one (variance ratio 1.00) and duplicate deals are the only reduction. Entrants a command "

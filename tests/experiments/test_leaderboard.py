@@ -138,3 +138,22 @@ def test_a_table_keeps_the_estimator_its_pairs_were_measured_with(tmp_path: Path
     # pairs stored before the settings were recorded read as control variates on, the shared pile
     old = {k: v for k, v in pair.items() if k not in leaderboard.ESTIMATOR}
     assert leaderboard.estimator_of([Pair(**old)]) == {"control_variates": True, "coupled_draws": False}
+
+
+def test_a_later_page_replaces_an_earlier_ones_bound(tmp_path: Path) -> None:
+    from agents.evaluation.exploitability import BestResponseResult
+
+    def page(name: str, share: float, targets: tuple[str, ...]) -> Path:
+        res = {t: BestResponseResult(t, "line_v0", 2, 200, share, (share - 0.05, share + 0.05), share,
+                                     (share - 0.06, share + 0.06), 3.0) for t in targets}
+        path = tmp_path / name
+        path.write_text(best_response.markdown([best_response.Row("line_v0", t, res[t]) for t in targets], {},
+                                               "cmd", "up", "up", ""))
+        return path
+
+    short = page("abr.md", 0.5, ("greedy", "planner"))
+    long = page("abr_30min.md", 0.6, ("planner",))
+    assert leaderboard.read_all_bounds([short, long]) == {
+        "line_v0": {"greedy": "50.0% [45.0%, 55.0%]", "planner": "60.0% [55.0%, 65.0%]"}}
+    assert leaderboard.read_all_bounds([long, short])["line_v0"]["planner"] == "50.0% [45.0%, 55.0%]"
+    assert leaderboard.read_all_bounds([tmp_path / "none.md", short]) == leaderboard.read_bounds(short)
