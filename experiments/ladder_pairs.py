@@ -35,6 +35,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one BLAS thread a process 
 
 import argparse
 import datetime
+import math
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,6 +68,8 @@ class PairResult:
     shared_wins: int
     seconds: float
     est: Estimate | None = None
+    #: the games' CPU with the control variates over their CPU without (1.0 without them)
+    overhead: float = 1.0
 
     def separated(self, players: int) -> bool:
         """Whether the interval lies above the fair share ``1 / players``."""
@@ -103,8 +106,10 @@ def play_pair(env: str, lower: str, upper: str, players: int, games: int, seed: 
         corr = None if res.corrections is None else res.corrections[g % players]
         records.append((res.match.seed, pts[g % players], corr))
     est = estimate(records)
+    cpu = math.fsum(r.seconds for r in results)
+    rest = cpu - math.fsum(r.correction_seconds for r in results)
     return PairResult(lower, upper, len(results), est.share, est.low, est.high, shared, time.time() - start,
-                      est)
+                      est, cpu / rest if control_variates and rest > 0 else 1.0)
 
 
 def markdown(env: str, players: int, rows: list[PairResult], command: str, seed: int = 0,
@@ -117,16 +122,17 @@ def markdown(env: str, players: int, rows: list[PairResult], command: str, seed:
              f"fair share {fair:.0%}. Share = the upper level's points per game (a shared win split) less "
              "the luck of the cards where control variates were on (unbiased); plain = the points as they "
              "fell on the same games; 95% Student intervals over deals.", "",
-             "| lower → upper | games | upper's share [95%] | plain [95%] | variance ratio | shared wins "
-             "| separated | wall time |",
-             "|---|---:|---:|---:|---:|---:|---|---:|"]
+             "| lower → upper | games | upper's share [95%] | plain [95%] | variance ratio "
+             "| CPU, corrected / plain | shared wins | separated | wall time |",
+             "|---|---:|---:|---:|---:|---:|---:|---|---:|"]
     for r in rows:
         sep = "yes" if r.separated(players) else "**no**"
         e = r.est
         plain = "" if e is None else f"{e.plain_share:.1%} [{e.plain_low:.1%}, {e.plain_high:.1%}]"
         ratio = "" if r.est is None else f"{r.est.variance_ratio:.2f}"
         lines.append(f"| {r.lower} → {r.upper} | {r.games:,} | {r.share:.1%} [{r.low:.1%}, {r.high:.1%}] | "
-                     f"{plain} | {ratio} | {r.shared_wins} | {sep} | {r.seconds / 60:.1f} min |")
+                     f"{plain} | {ratio} | {r.overhead:.1f}x | {r.shared_wins} | {sep} | "
+                     f"{r.seconds / 60:.1f} min |")
     lines += ["", f"Command: `{command}`", "", f"Deals from seed {seed} (deal `d` is seed `{seed} + d`).", "",
               f"Measured {datetime.date.today().isoformat()} on {MACHINE}."]
     return "\n".join(lines) + "\n"
