@@ -16,7 +16,9 @@ the seats swapped) and scores it.  The targets are the game's playable levels
 (``agents.playable_levels``: random, greedy, planner, expert and the shipped trained
 policy) and ``scratch``, the from-scratch self-play policy shipped in
 ``agents/policies/scratch/<env>.npz`` (played as ``policy:FILE``); ``policy:FILE.npz``
-names any other file.  ``--games-for LEVEL=N`` changes the games against one target
+names any other file.  ``--model-for LEVEL=MODEL`` has MODEL stand in for a target in
+the exploiter's rollouts (the games are still against the target: a valid, weaker bound,
+for a target too slow to roll out).  ``--games-for LEVEL=N`` changes the games against one target
 (the expensive ones); ``--skip ENV:LEVEL`` leaves a pairing out (it is listed as
 skipped, with ``--note`` saying why).
 
@@ -66,6 +68,8 @@ class Row:
     skipped: str = ""
     #: CPU time of the games (this process and its workers)
     cpu_seconds: float = 0.0
+    #: the level standing in for the target in the LBR rollouts ("": the target itself)
+    model: str = ""
 
 
 def uptime() -> str:
@@ -130,18 +134,20 @@ def markdown(rows: list[Row], settings: dict[str, object], command: str, load_be
     ]
     for env in dict.fromkeys(r.env for r in rows):
         lines += [f"## {env}", "",
-                  "| target | games | LBR score [95%] | plain [95%] | exploitable | minutes | CPU minutes |",
-                  "|---|---:|---:|---:|---|---:|---:|"]
+                  "| target | rollouts' target | games | LBR score [95%] | plain [95%] | exploitable "
+                  "| minutes | CPU minutes |",
+                  "|---|---|---:|---:|---:|---|---:|---:|"]
         for r in rows:
             if r.env != env:
                 continue
             res = r.result
             if res is None:
-                lines.append(f"| {r.target} | – | skipped: {r.skipped} | | | | |")
+                lines.append(f"| {r.target} | – | – | skipped: {r.skipped} | | | | |")
                 continue
             lo, hi = res.interval
             plo, phi = res.plain_interval
-            lines.append(f"| {r.target} | {res.games} | {pct(res.share)} [{pct(lo)}, {pct(hi)}] | "
+            lines.append(f"| {r.target} | {r.model or 'itself'} | {res.games} | "
+                         f"{pct(res.share)} [{pct(lo)}, {pct(hi)}] | "
                          f"{pct(res.plain_share)} [{pct(plo)}, {pct(phi)}] | "
                          f"{'yes' if res.exploitable else '–'} | {res.seconds / 60:.1f} | "
                          f"{r.cpu_seconds / 60:.1f} |")
@@ -221,6 +227,9 @@ def main(argv: list[str] | None = None) -> list[Row]:
     ap.add_argument("--games", type=int, default=40, help="games per target (rounded up to whole deals)")
     ap.add_argument("--games-for", nargs="*", default=[], metavar="LEVEL=N",
                     help="games against one target, in every game (e.g. trained=20 expert=10)")
+    ap.add_argument("--model-for", nargs="*", default=[], metavar="LEVEL=MODEL",
+                    help="lbr: the level that stands in for a target in the exploiter's rollouts (e.g. "
+                         "expert=planner; the games are still against the target)")
     ap.add_argument("--skip", nargs="*", default=[], metavar="ENV:LEVEL",
                     help="pairings not to run (listed as skipped)")
     ap.add_argument("--note", default="", help="a paragraph for the page (why a pairing was skipped...)")
@@ -261,6 +270,14 @@ def main(argv: list[str] | None = None) -> list[Row]:
             minutes_for[level] = float("nan")
         if not minutes_for[level] > 0:
             ap.error(f"--minutes-for takes LEVEL=M with M > 0, got {item!r}")
+    model_for: dict[str, str] = {}
+    for item in args.model_for:
+        level, sep, model = item.partition("=")
+        if not sep or not level or not model:
+            ap.error(f"--model-for takes LEVEL=MODEL, got {item!r}")
+        model_for[level] = model
+    if model_for and args.method == "abr":
+        ap.error("--model-for is for --method lbr (ABR trains against the target itself)")
     skip = set(args.skip)
     depth = args.depth or None
     settings = {"worlds": args.worlds, "max_candidates": args.max_candidates, "depth": depth,
@@ -294,10 +311,11 @@ def main(argv: list[str] | None = None) -> list[Row]:
                 workers=args.workers, worlds=args.worlds, max_candidates=args.max_candidates, depth=depth,
                 horizon=args.horizon, rollout_policy=args.rollout_policy, confidence=args.confidence,
                 sampler=args.sampler, progress=True, control_variates=args.control_variates,
-                backend=backend, ray_address=address, coupled_draws=args.coupled_draws)
+                backend=backend, ray_address=address, coupled_draws=args.coupled_draws,
+                model=model_for.get(shown))
             res = dataclasses.replace(res, target=shown)
             cpu = cpu_seconds() - start
-            rows.append(Row(env, shown, res, cpu_seconds=cpu))
+            rows.append(Row(env, shown, res, cpu_seconds=cpu, model=model_for.get(shown, "")))
             lo, hi = res.interval
             print(f"{env} {shown}: LBR {pct(res.share)} [{pct(lo)}, {pct(hi)}], plain {pct(res.plain_share)} "
                   f"over {res.games} games; {res.seconds / 60:.1f} min wall, "

@@ -32,7 +32,8 @@ tuned on these games.
 
 **Lower bounds.**  The 2-player ABR and LBR scores come from the pages
 ``docs/results/abr.md`` (and ``abr_30min.md``, whose 30-minute runs replace the 3-minute
-figures of the targets they cover) and ``docs/results/best_response.md`` written by
+figures of the targets they cover) and ``docs/results/best_response.md`` (with
+``best_response_expert.md``, the experts' rows, rolled out against a model) written by
 ``experiments.best_response`` (read back by :func:`read_all_bounds`).
 
 **Adding a row.**  ``--add SPEC`` (a level name, ``policy:FILE.npz`` or an ``.npz`` file)
@@ -79,7 +80,8 @@ PAGE = ROOT / "docs" / "results" / "leaderboard.md"
 #: the pages the lower bounds are read from
 #: (later pages replace an earlier page's figure for the same target: a longer run's bound)
 BOUNDS = {"ABR": (ROOT / "docs" / "results" / "abr.md", ROOT / "docs" / "results" / "abr_30min.md"),
-          "LBR": (ROOT / "docs" / "results" / "best_response.md",)}
+          "LBR": (ROOT / "docs" / "results" / "best_response.md",
+                  ROOT / "docs" / "results" / "best_response_expert.md")}
 SCRATCH = Path(agents.__file__).resolve().parent / "policies" / "scratch"
 #: Elo points per unit of Plackett-Luce strength
 ELO = 400.0 / math.log(10.0)

@@ -191,3 +191,26 @@ def test_bad_arguments_are_refused_with_clear_messages() -> None:
         local_best_response("random", "line_v0", games=2, confidence=-1)
     with pytest.raises(ValueError, match="no trained policy"):
         local_best_response("policy:/nowhere/x.npz", "line_v0", games=2)
+
+
+def test_a_model_stands_in_for_the_target_in_the_rollouts_only() -> None:
+    """With ``model`` the rollouts seat the model where the target sits, and the games are
+    still played against the real target: the score is the exploiter's points against it."""
+    lbr = LocalBestResponse("rummy432_v0", "expert", model="planner", **FAST)
+    assert not lbr._agent(1, False, 7).remembers  # a planner, not the remembering expert
+    assert type(lbr._agent(1, False, 7)) is type(agents.make_agent("rummy432_v0", "planner", seed=7))
+    assert lbr.settings()["model"] == "planner" and "model" not in LocalBestResponse("rummy432_v0", "expert",
+                                                                                       **FAST).settings()
+    res = local_best_response("greedy", "line_v0", games=4, seed=7, model="random", **FAST)
+    pts = []
+    for g in range(4):  # the real greedy target in the games, the random model only in the rollouts
+        game = cardenvs.game_class("line_v0")(2)
+        rng = np.random.default_rng(7 + g // 2)
+        state = game.new_state(rng)
+        lbr = LocalBestResponse("line_v0", "greedy", seed=(7 + g // 2) * 31 + g % 2, model="random", **FAST)
+        other = agents.make_agent("line_v0", "greedy", seed=(7 + g // 2) * 31 + 1 - g % 2)
+        play(game, state, [lbr, other] if g % 2 == 0 else [other, lbr], rng)
+        pts.append(points(game.returns(state))[g % 2])
+    assert res.plain_share == pytest.approx(sum(pts) / 4) and res.settings["model"] == "random"
+    with pytest.raises(ValueError, match="model 'godlike'.*levels are"):
+        LocalBestResponse("line_v0", "greedy", model="godlike", **FAST)
