@@ -33,12 +33,16 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     add_backend_arguments(ap)
+    ap.add_argument("--coupled-draws", action="store_true",
+                    help="deal each deal's face-down cards out to the seats in advance, so that its "
+                         "rotations hand a seat the same draws (agents.measure.coupling)")
     ap.add_argument("--out", default=str(Path(__file__).resolve().parents[1] / "results"),
                     help="folder of the tables (the repository's results/, whatever the working directory)")
     args = ap.parse_args(argv)
     backend, address = backend_of(ap, args)
     levels = args.levels or agents.levels(args.env)
-    matches = schedule(args.env, levels, args.players, args.games, args.seed)
+    matches = schedule(args.env, levels, args.players, args.games, args.seed,
+                       coupled_draws=args.coupled_draws)
     report = analyse(run_matches(matches, args.workers, backend=backend, ray_address=address), levels)
     text = report.markdown()
     print(text)

@@ -144,8 +144,8 @@ def full_rotations(g: int, players: int, games: int) -> bool:
     return (g // players + 1) * players <= games
 
 
-def schedule(env_name: str, levels: Sequence[str], players: int, games: int, seed: int = 0,
-             **options: object) -> list[Match]:
+def schedule(env_name: str, levels: Sequence[str], players: int, games: int, seed: int = 0, *,
+             coupled_draws: bool = False, **options: object) -> list[Match]:
     """Seeded matches with seats rotated.
 
     Two players: every pair of levels plays ``games`` games, alternating who sits first
@@ -153,14 +153,18 @@ def schedule(env_name: str, levels: Sequence[str], players: int, games: int, see
     ``players`` distinct levels (or with repeats when there are fewer levels); each deal
     is played once per rotation of the seats, and successive deals go through every
     cyclic seating order, so nobody always sits after the same opponent.
+    ``coupled_draws``: :attr:`Match.coupled_draws` for every match; ``options``: the
+    game's options.
     """
+    check_coupled_draws(coupled_draws)
     opts = tuple(sorted(options.items()))
     out: list[Match] = []
     if players == 2:
         for a, b in itertools.combinations(levels, 2):
             for g in range(games):
                 deal = seed + g // 2
-                out.append(Match(env_name, (a, b) if g % 2 == 0 else (b, a), deal, opts))
+                out.append(Match(env_name, (a, b) if g % 2 == 0 else (b, a), deal, opts,
+                                 coupled_draws=coupled_draws))
         return out
     if len(levels) >= players:
         groups = list(itertools.combinations(levels, players))
@@ -172,7 +176,7 @@ def schedule(env_name: str, levels: Sequence[str], players: int, games: int, see
             block, rot = divmod(g, players)
             order = cyclic[block % len(cyclic)]
             seats = tuple(order[(i + rot) % players] for i in range(players))
-            out.append(Match(env_name, seats, seed + block, opts))
+            out.append(Match(env_name, seats, seed + block, opts, coupled_draws=coupled_draws))
     return out
 
 
@@ -436,15 +440,17 @@ def analyse(results: Sequence[MatchResult], levels: Sequence[str]) -> Report:
 
 def tournament(env_name: str, levels: Sequence[str | PlayerLike], players: int = 2, games: int = 100,
                seed: int = 0, workers: int = 1, progress: bool = True, backend: str = "local",
-               ray_address: str | None = None, **options: object) -> Report:
+               ray_address: str | None = None, coupled_draws: bool = False, **options: object) -> Report:
     """Schedule, play and analyse a tournament in one call.
 
     ``levels``: level names and player objects (an agent, an object with ``act``, or a
     function of the observation dict); objects appear in the report under their name.
     ``backend``, ``ray_address``: where the games run (see :func:`run_matches`).
+    ``coupled_draws``: deal each deal's face-down cards out to the seats in advance
+    (:attr:`Match.coupled_draws`), so that its rotations hand a seat the same draws.
     """
     check_backend(backend, ray_address)
     labels, objects = entrant_labels(levels)
-    matches = schedule(env_name, labels, players, games, seed, **options)
+    matches = schedule(env_name, labels, players, games, seed, coupled_draws=coupled_draws, **options)
     return analyse(run_matches(matches, workers, progress, entrants=objects, backend=backend,
                                ray_address=ray_address), labels)

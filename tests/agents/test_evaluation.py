@@ -306,3 +306,17 @@ def test_the_corrections_cpu_is_stated_and_flagged_where_it_costs_more_than_it_s
     plain = agents.evaluate(first_legal, "lineit_v0", against=["greedy"], games=4, progress=False,
                             verbose=False, control_variates=False)
     assert plain.scores["greedy"].overhead == 1.0 and "| – |" in plain.markdown()
+
+
+def test_a_tournament_with_coupled_draws() -> None:
+    from agents.evaluation.tournament import schedule as round_robin
+
+    ms = round_robin("line_v0", ["greedy", "planner", "random"], 2, 4, coupled_draws=True)
+    assert len(ms) == 12 and all(m.coupled_draws for m in ms)
+    assert not any(m.coupled_draws for m in round_robin("line_v0", ["greedy", "random"], 3, 3))
+    coupled = tournament("line_v0", ["greedy", "planner"], games=8, progress=False, coupled_draws=True)
+    shared = tournament("line_v0", ["greedy", "planner"], games=8, progress=False)
+    assert coupled.pairwise.keys() == shared.pairwise.keys() and coupled.games == shared.games == 8
+    assert coupled.pairwise != shared.pairwise  # the same deals, other draws after the first turn
+    with pytest.raises(ValueError, match="coupled_draws is True or False"):
+        round_robin("line_v0", ["greedy", "random"], 2, 2, coupled_draws="yes")  # type: ignore[arg-type]
