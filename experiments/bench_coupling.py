@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import time
 
 import numpy as np
@@ -26,6 +25,7 @@ from agents import make_agent
 from agents.cli import HelpFormatter
 from agents.measure.coupling import coupled_draws
 from cardenvs.core.loop import play
+from experiments.reporting import level_pair, side_by_side
 
 
 def time_games(env: str, pair: tuple[str, str], games: int, coupled: bool) -> float:
@@ -48,9 +48,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, float | str]]:
     ap.add_argument("--games", type=int, default=150, help="games per timing")
     ap.add_argument("--repeats", type=int, default=3, help="timings per figure (the median is reported)")
     args = ap.parse_args(argv)
-    a, sep, b = args.pair.partition(":")
-    if not sep or not a or not b:
-        ap.error(f"--pair is LEVEL:LEVEL, got {args.pair!r}")
+    a, b = level_pair(ap, args.pair)
     if args.games < 1 or args.repeats < 1:
         ap.error("--games and --repeats are at least 1")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
@@ -60,16 +58,9 @@ def main(argv: list[str] | None = None) -> list[dict[str, float | str]]:
     print("|---|---:|---:|---:|")
     rows: list[dict[str, float | str]] = []
     for env in args.envs.split(","):
-        plain, coupled, ratios = [], [], []
-        for r in range(args.repeats):
-            order = (False, True) if r % 2 == 0 else (True, False)
-            t = {c: time_games(env, (a, b), args.games, c) for c in order}
-            plain.append(t[False])
-            coupled.append(t[True])
-            ratios.append(t[True] / t[False])
-        row: dict[str, float | str] = {"env": env, "plain": statistics.median(plain),
-                                       "coupled": statistics.median(coupled),
-                                       "ratio": statistics.median(ratios)}
+        plain, coupled, ratio = side_by_side(lambda c: time_games(env, (a, b), args.games, c),  # noqa: B023
+                                             args.repeats)
+        row: dict[str, float | str] = {"env": env, "plain": plain, "coupled": coupled, "ratio": ratio}
         rows.append(row)
         print(f"| {env} | {row['plain']:.2f} | {row['coupled']:.2f} | {row['ratio']:.2f}x |", flush=True)
     return rows

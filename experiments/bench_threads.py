@@ -22,13 +22,14 @@ import os
 os.environ.pop("OPENBLAS_NUM_THREADS", None)  # measure numpy's default beside the limit
 
 import argparse
-import statistics
 import time
+from collections.abc import Callable
 
 import agents
 import cardenvs
 from agents.cli import HelpFormatter
 from agents.evaluation.threads import VARIABLE
+from experiments.reporting import level_pair, side_by_side
 
 
 def time_run(env: str, pair: tuple[str, str], games: int, workers: int, limit: bool) -> tuple[float, float]:
@@ -50,6 +51,21 @@ def time_run(env: str, pair: tuple[str, str], games: int, workers: int, limit: b
             os.environ[VARIABLE] = old
 
 
+def _timer(env: str, pair: tuple[str, str], games: int, workers: int) -> Callable[[bool], float]:
+    """``time(free)``: the wall seconds of one run, with numpy's own threads if ``free``
+    else the library's limit; it checks that the two give the same score."""
+    shares: dict[bool, float] = {}
+
+    def run(free: bool) -> float:
+        seconds, shares[free] = time_run(env, pair, games, workers, limit=not free)
+        if len(shares) == 2 and abs(shares[False] - shares[True]) > 1e-6:  # float32 sums reordered: ~1e-8
+            raise AssertionError(f"{env}: the thread limit changed a score "
+                                 f"({shares[True]} != {shares[False]})")
+        return seconds
+
+    return run
+
+
 def main(argv: list[str] | None = None) -> list[dict[str, float | str | int]]:
     """Time every game and worker count and print the table (returned as rows)."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=HelpFormatter)
@@ -59,9 +75,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, float | str | int]]:
     ap.add_argument("--workers", default="1,2", help="comma-separated worker counts")
     ap.add_argument("--repeats", type=int, default=3, help="timings per figure (the median is reported)")
     args = ap.parse_args(argv)
-    a, sep, b = args.pair.partition(":")
-    if not sep or not a or not b:
-        ap.error(f"--pair is LEVEL:LEVEL, got {args.pair!r}")
+    a, b = level_pair(ap, args.pair)
     if args.games < 1 or args.repeats < 1:
         ap.error("--games and --repeats are at least 1")
     workers = [int(w) for w in args.workers.split(",")]
@@ -73,19 +87,9 @@ def main(argv: list[str] | None = None) -> list[dict[str, float | str | int]]:
     rows: list[dict[str, float | str | int]] = []
     for env in args.envs.split(","):
         for w in workers:
-            free, one, ratios = [], [], []
-            for r in range(args.repeats):
-                order = (False, True) if r % 2 == 0 else (True, False)
-                t = {lim: time_run(env, (a, b), args.games, w, lim) for lim in order}
-                if abs(t[False][1] - t[True][1]) > 1e-6:  # float32 sums in another order: ~1e-8
-                    raise AssertionError(f"{env}: the thread limit changed a score "
-                                         f"({t[False][1]} != {t[True][1]})")
-                free.append(t[False][0])
-                one.append(t[True][0])
-                ratios.append(t[False][0] / t[True][0])
-            row: dict[str, float | str | int] = {"env": env, "workers": w, "free": statistics.median(free),
-                                                 "one": statistics.median(one),
-                                                 "ratio": statistics.median(ratios)}
+            one_thread, free, speedup = side_by_side(_timer(env, (a, b), args.games, w), args.repeats)
+            row: dict[str, float | str | int] = {"env": env, "workers": w, "free": free, "one": one_thread,
+                                                 "ratio": speedup}
             rows.append(row)
             print(f"| {env} | {w} | {row['free']:.2f} | {row['one']:.2f} | {row['ratio']:.2f}x |", flush=True)
     return rows

@@ -3,9 +3,12 @@ that reruns them, and where their tables go."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import shlex
+import statistics
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -49,3 +52,27 @@ def machine() -> str:
     load = f", load {os.getloadavg()[0]:.1f} at the start" if hasattr(os, "getloadavg") else ""
     return (f"{platform.system()} {platform.machine()}, {cores} core{'s' if cores != 1 else ''}, "
             f"Python {platform.python_version()}{load}")
+
+
+def level_pair(ap: argparse.ArgumentParser, text: str) -> tuple[str, str]:
+    """``--pair LEVEL:LEVEL`` as two levels (a usage error otherwise)."""
+    a, sep, b = text.partition(":")
+    if not sep or not a or not b:
+        ap.error(f"--pair is LEVEL:LEVEL, got {text!r}")
+    return a, b
+
+
+def side_by_side(time_one: Callable[[bool], float], repeats: int) -> tuple[float, float, float]:
+    """A benchmark's two variants timed back to back ``repeats`` times, in alternating order
+    (``time_one(False)``, ``time_one(True)``: a time each): the median time of each and the
+    median of the ratios True / False within a repeat (a drifting load disturbs it far less)."""
+    off: list[float] = []
+    on: list[float] = []
+    ratios: list[float] = []
+    for r in range(repeats):
+        order = (False, True) if r % 2 == 0 else (True, False)
+        t = {variant: time_one(variant) for variant in order}
+        off.append(t[False])
+        on.append(t[True])
+        ratios.append(t[True] / t[False])
+    return statistics.median(off), statistics.median(on), statistics.median(ratios)
