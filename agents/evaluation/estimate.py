@@ -24,9 +24,17 @@ import math
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 
-from .tournament import wilson
-
 Z95 = 1.959963984540054
+
+
+def wilson(share: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a win share ``share`` over ``n`` games (no scipy)."""
+    if n == 0:
+        return 0.0, 1.0
+    d = 1 + z * z / n
+    mid = (share + z * z / (2 * n)) / d
+    half = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / d
+    return max(0.0, mid - half), min(1.0, mid + half)
 
 
 def t_quantile(df: int, z: float = Z95) -> float:

@@ -36,6 +36,7 @@ from cardenvs.core.loop import Player, PlayerLike, as_player, play
 
 from ..players.ladder import make_agent
 from . import ray_backend
+from .estimate import estimate, wilson
 from .ray_backend import check_backend
 from .threads import blas_limit, limit_worker, one_blas_thread
 
@@ -365,16 +366,6 @@ class Report:
         plt.close(fig)
 
 
-def wilson(share: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a win share ``share`` over ``n`` games (no scipy)."""
-    if n == 0:
-        return 0.0, 1.0
-    d = 1 + z * z / n
-    mid = (share + z * z / (2 * n)) / d
-    half = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / d
-    return max(0.0, mid - half), min(1.0, mid + half)
-
-
 def _wilson(successes: float, n: int) -> tuple[float, float]:
     """The interval of the tables: :func:`wilson` on the points rounded to whole wins."""
     return wilson(round(successes) / n, n) if n else (0.0, 1.0)
@@ -390,8 +381,6 @@ def analyse(results: Sequence[MatchResult], levels: Sequence[str]) -> Report:
     share no deal are each their own.
     """
     from openskill.models import PlackettLuce
-
-    from .estimate import estimate
 
     first = results[0].match
     players = len(first.seats)
