@@ -45,7 +45,7 @@ import cardenvs
 from agents.cli import HelpFormatter
 from agents.evaluation.estimate import Estimate, estimate
 from agents.evaluation.ray_backend import add_backend_arguments, backend_of
-from agents.evaluation.tournament import Match, full_rotations, points, run_matches
+from agents.evaluation.tournament import Match, cpu_overhead, full_rotations, points, run_matches
 from experiments.frozen import LEVEL as LEGACY
 from experiments.frozen import make_level
 from experiments.reporting import command_line, machine
@@ -106,10 +106,10 @@ def play_pair(env: str, lower: str, upper: str, players: int, games: int, seed: 
         corr = None if res.corrections is None else res.corrections[g % players]
         records.append((res.match.seed, pts[g % players], corr))
     est = estimate(records)
-    cpu = math.fsum(r.seconds for r in results)
-    rest = cpu - math.fsum(r.correction_seconds for r in results)
+    overhead = cpu_overhead(math.fsum(r.seconds for r in results),
+                            math.fsum(r.correction_seconds for r in results))
     return PairResult(lower, upper, len(results), est.share, est.low, est.high, shared, time.time() - start,
-                      est, cpu / rest if control_variates and rest > 0 else 1.0)
+                      est, overhead)
 
 
 def markdown(env: str, players: int, rows: list[PairResult], command: str, seed: int = 0,

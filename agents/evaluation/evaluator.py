@@ -94,7 +94,15 @@ from ..players.ladder import playable_levels
 from ..types import JsonDict, S, V
 from .estimate import Estimate, estimate
 from .ray_backend import RayUnavailableError, add_backend_arguments, backend_of, check_backend
-from .tournament import Match, MatchResult, check_coupled_draws, full_rotations, points, run_matches
+from .tournament import (
+    Match,
+    MatchResult,
+    check_coupled_draws,
+    cpu_overhead,
+    full_rotations,
+    points,
+    run_matches,
+)
 
 if TYPE_CHECKING:
     import torch
@@ -452,8 +460,7 @@ class Score(Estimate):
     @property
     def overhead(self) -> float:
         """The games' CPU with the control variates over their CPU without (1.0 without them)."""
-        rest = self.seconds - self.correction_seconds
-        return self.seconds / rest if self.correction_seconds > 0 and rest > 0 else 1.0
+        return cpu_overhead(self.seconds, self.correction_seconds)
 
     @property
     def variance_ratio_per_cpu(self) -> float:

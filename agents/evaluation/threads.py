@@ -20,11 +20,10 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
-#: the controller of this process's native thread pools (made on first use: it inspects the
-#: loaded libraries)
-_controller: Any = None
-#: a worker's permanent limit (kept so that it is not restored when collected)
+#: a worker's standing limit (kept so that it is not restored when collected)
 _worker_limit: Any = None
+#: the variables native libraries loaded later read their thread counts from
+THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
 #: the variable that overrides the limit
@@ -42,13 +41,12 @@ def blas_limit() -> int | None:
     return int(text)
 
 
-def _get_controller() -> Any:
-    global _controller
-    if _controller is None:
-        from threadpoolctl import ThreadpoolController
+def _controller() -> Any:
+    """A controller of the thread pools of the libraries loaded now (made afresh, about 2
+    ms: one made earlier would miss a BLAS loaded since, such as scipy's own)."""
+    from threadpoolctl import ThreadpoolController
 
-        _controller = ThreadpoolController()
-    return _controller
+    return ThreadpoolController()
 
 
 @contextlib.contextmanager
@@ -59,13 +57,17 @@ def one_blas_thread() -> Iterator[None]:
     if limit is None:
         yield
         return
-    with _get_controller().limit(limits=limit, user_api="blas"):
+    with _controller().limit(limits=limit, user_api="blas"):
         yield
 
 
 def limit_worker() -> None:
-    """BLAS limited to one thread (:func:`blas_limit`) for the rest of this (worker) process."""
+    """BLAS limited to one thread (:func:`blas_limit`) for the rest of this (worker) process:
+    the libraries loaded now, and through :data:`THREAD_VARIABLES` those loaded later."""
     global _worker_limit
     limit = blas_limit()
-    if _worker_limit is None and limit is not None:
-        _worker_limit = _get_controller().limit(limits=limit, user_api="blas")
+    if limit is None:
+        return
+    for name in THREAD_VARIABLES:
+        os.environ[name] = str(limit)
+    _worker_limit = _controller().limit(limits=limit, user_api="blas")

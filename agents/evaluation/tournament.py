@@ -90,6 +90,13 @@ class MatchResult:
     correction_seconds: float = field(default=0.0, compare=False)
 
 
+def cpu_overhead(seconds: float, correction_seconds: float) -> float:
+    """Games' CPU with the control variates over their CPU without them, from the seconds
+    :class:`MatchResult` records (1.0 where nothing was corrected)."""
+    rest = seconds - correction_seconds
+    return seconds / rest if correction_seconds > 0 and rest > 0 else 1.0
+
+
 class Maker(Protocol):
     """Makes the agent of a seat: ``make(env_name, level, seed=...) -> Agent`` (default
     :func:`make_agent`)."""

@@ -39,6 +39,13 @@ def test_games_in_this_process_run_on_one_blas_thread_and_the_limit_is_restored(
         after = blas_threads()
     assert seen and all(t == [1] * len(t) for t in seen)
     assert after == [2] * len(after)  # restored
+    # a BLAS loaded after a first evaluation (scipy brings its own) is limited in the next one
+    pytest.importorskip("scipy.linalg")
+    seen.clear()
+    with threadpool_limits(limits=2, user_api="blas"):
+        run_matches([Match("lineit_v0", ("recorder", "random"), 0)], progress=False,
+                    entrants={"recorder": _first_legal_recording(seen)})
+    assert seen and all(t == [1] * len(t) for t in seen)
 
 
 def test_a_worker_process_runs_on_one_blas_thread(monkeypatch: Any) -> None:
