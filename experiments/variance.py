@@ -44,6 +44,7 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small products: one BLAS thread is 4x faster
 
 import argparse
+import copy
 import math
 import time
 from dataclasses import dataclass, field
@@ -66,10 +67,43 @@ from agents.measure import (
     match_chance_rng,
     value_for,
 )
+from agents.measure.aivat import Policy
 from agents.measure.coupling import coupled_draws
 from cardenvs.core.loop import play
 
 Z95 = 1.96
+
+
+def clone_policy(agent: Any, clones: int, rng: np.random.Generator) -> Policy:
+    """An estimate of how ``agent`` (one whose probabilities are not exposed: the search
+    agents) draws its moves: the shares of the moves ``clones`` copies of it choose, each
+    copy made as the agent stands and given a fresh seed from ``rng``, which nothing else
+    uses. The copies' draws are independent of the agent's own, so the policy bracket
+    ``V(after the move) - sum of share * V(after each move)`` keeps its mean of 0."""
+
+    def policy(game: Any, view: Any, legal: list[int]) -> np.ndarray:
+        shares = np.zeros(len(legal))
+        for _ in range(clones):
+            twin = copy.deepcopy(agent)
+            twin.rng = np.random.default_rng(int(rng.integers(2**63)))
+            shares[legal.index(twin.choose(game, view, legal))] += 1.0 / clones
+        return shares
+
+    return policy
+
+
+def policies_of(players: list[Any], policy_terms: bool, clones: int, mseed: int) -> list[Policy | None]:
+    """Per seat, the policy its moves are corrected with: the known ones with ``policy_terms``
+    (``agents.measure.known_policy``), and with ``clones`` the others' estimated by that many
+    reseeded copies (:func:`clone_policy`, seeded from the deal's seed)."""
+    rng = np.random.default_rng([mseed, 48])
+    out: list[Policy | None] = []
+    for p in players:
+        known = known_policy(p) if policy_terms or clones else None
+        if known is None and clones and hasattr(p, "rng"):
+            known = clone_policy(p, clones, rng)
+        out.append(known)
+    return out
 
 
 @dataclass
@@ -90,7 +124,7 @@ class Runs:
 
 def play_one(env: str, seats: tuple[str, ...], mseed: int, spec: tuple[ValueFunction, int, int, bool] | None,
              rot: int = 0, agent_offset: int = 0, chance: np.random.Generator | None = None,
-             stratified: bool | None = None, coupled: bool = False,
+             stratified: bool | None = None, coupled: bool = False, clones: int = 0,
              ) -> tuple[tuple[float, float], list[int], list[float], Any, ChanceCorrector | None]:
     """One game dealt as ``agents.evaluation.tournament.play_match`` deals it (rotation ``rot`` of
     the entrants), with a corrector if ``spec`` (value, samples, deal samples, policy
@@ -101,7 +135,9 @@ def play_one(env: str, seats: tuple[str, ...], mseed: int, spec: tuple[ValueFunc
     to every agent seed, and ``chance`` re-orders the unseen cards after the deal and draws
     the game's later randomness.  ``stratified``: the corrector's redraws (default the
     value's own, ``agents.measure.default_stratified``).  ``coupled``: coupled draws
-    (``agents.measure.coupling``, keyed by the deal's seed)."""
+    (``agents.measure.coupling``, keyed by the deal's seed).  ``clones``: the policy terms
+    of every seat, the search agents' policies estimated by that many reseeded copies
+    (:func:`policies_of`)."""
     t0 = time.process_time()
     n = len(seats)
     game = cardenvs.game_class(env)(n)
@@ -117,7 +153,7 @@ def play_one(env: str, seats: tuple[str, ...], mseed: int, spec: tuple[ValueFunc
     t_deal = 0.0
     if spec is not None:
         value, samples, deal_samples, policy_terms = spec
-        policies = [known_policy(p) if policy_terms else None for p in players]
+        policies = policies_of(players, policy_terms, clones, mseed)
         corr = ChanceCorrector(game, value, match_chance_rng(mseed), samples, deal_samples, policies=policies,
                                stratified=stratified)
         t1 = time.process_time()
@@ -143,7 +179,7 @@ def play_one(env: str, seats: tuple[str, ...], mseed: int, spec: tuple[ValueFunc
 
 def play_pair(env: str, a: str, b: str, deals: int, seed: int, value: ValueFunction, samples: int,
               deal_samples: int, policy_terms: bool = False, players: int = 2,
-              stratified: bool | None = None, coupled: bool = False) -> Runs:
+              stratified: bool | None = None, coupled: bool = False, clones: int = 0) -> Runs:
     """Play every deal under its ``players`` rotations (``a`` in seat ``rot``, ``b`` in the
     others), plainly and corrected (``coupled``: with coupled draws both, and once more
     plainly without them)."""
@@ -156,7 +192,7 @@ def play_pair(env: str, a: str, b: str, deals: int, seed: int, value: ValueFunct
             (tp, _), mp, rp, _, _ = play_one(env, seats, mseed, None, rot, coupled=coupled)
             spec = (value, samples, deal_samples, policy_terms)
             (tc, td), mc, rc, state, corr = play_one(env, seats, mseed, spec, rot, stratified=stratified,
-                                                     coupled=coupled)
+                                                     coupled=coupled, clones=clones)
             if coupled:
                 *_, today = play_one(env, seats, mseed, None, rot)[:4]
                 out.today.append(float(game_points(game, today)[rot]))
@@ -237,6 +273,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--deal-samples", type=int, default=None, help="fresh deals for the deal's correction")
     ap.add_argument("--policy-terms", action="store_true",
                     help="also correct the known agents' random choices (off, as in play_corrected)")
+    ap.add_argument("--clones", type=int, default=0, metavar="K",
+                    help="policy terms for every seat, the search agents' policies (not exposed as "
+                         "probabilities) estimated by K reseeded copies of the agent at each move")
     ap.add_argument("--redraws", choices=("own", "independent", "stratified"), default="own",
                     help="the chance events' redraws: the value's own (agents.measure.default_stratified; "
                          "no shipped net stratifies), independent, or rotations of one shuffle")
@@ -248,6 +287,8 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     if args.seed >= 10**7:
         ap.error("seeds from 10**7 up are the value nets' training seeds")
+    if args.clones < 0:
+        ap.error(f"--clones is 0 (off) or more copies per move, got {args.clones}")
     if not 2 <= args.players <= 5:
         ap.error(f"--players is 2 to 5, got {args.players}")
     samples = "the value's own" if args.samples is None else args.samples
@@ -270,7 +311,8 @@ def main(argv: list[str] | None = None) -> None:
         for pair in args.pairs.split(","):
             a, b = pair.split(":")
             s = summary(play_pair(env, a, b, args.games // args.players, args.seed, value, k,
-                                  deal_samples, args.policy_terms, args.players, strat, args.coupled_draws))
+                                  deal_samples, args.policy_terms, args.players, strat, args.coupled_draws,
+                                  args.clones))
             tail = (f" {s['today']:.3f} ± {s['today_h']:.3f} | {s['today_plain']:.2f}, {s['today_red']:.2f} |"
                     if args.coupled_draws else "")
             print(f"| {env} | {a} vs {b} | {s['games']} | {s['plain']:.3f} ± {s['plain_h']:.3f} | "

@@ -107,3 +107,36 @@ def test_the_coupling_benchmark_prints_its_table(capsys: pytest.CaptureFixture[s
     assert "| line_v0 |" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         bench_coupling.main(["--pair", "greedy"])
+
+
+def test_cloned_policies_estimate_the_moves_without_touching_the_agent() -> None:
+    import copy
+
+    import cardenvs
+    from agents import make_agent
+
+    game = cardenvs.game_class("line_v0")(2)
+    state = game.new_state(np.random.default_rng(5_000_000))
+    seat = game.current_player(state)
+    view, legal = game.view(state, seat), game.legal_actions(state)
+    agent = make_agent("line_v0", "random", seed=3)
+    before = copy.deepcopy(agent)
+    shares = variance.clone_policy(agent, 3000, np.random.default_rng(1))(game, view, legal)
+    assert shares.sum() == pytest.approx(1.0) and len(shares) == len(legal)
+    # the random agent's copies draw uniformly: every share near 1/len(legal)
+    assert np.abs(shares - 1.0 / len(legal)).max() < 4 * np.sqrt(1.0 / len(legal) / 3000)
+    assert agent.choose(game, view, legal) == before.choose(game, view, legal)  # its own draws untouched
+
+
+def test_the_study_corrects_the_search_agents_moves_with_clones() -> None:
+    value = ObservedValue()
+    spec = (value, 1, 0, False)
+    plain = variance.play_one("line_v0", ("planner", "expert"), 5_000_000, None)
+    _, moves, rewards, _, corr = variance.play_one("line_v0", ("planner", "expert"), 5_000_000, spec,
+                                                   clones=2)
+    assert (moves, rewards) == (plain[1], plain[2])  # the copies changed nothing in the game
+    assert corr is not None and np.abs(corr.parts["policy"]).max() > 1e-6
+    *_, without = variance.play_one("line_v0", ("planner", "expert"), 5_000_000, spec)
+    assert without is not None and np.abs(without.parts["policy"]).max() == 0.0
+    with pytest.raises(SystemExit):
+        variance.main(["--clones", "-1"])
